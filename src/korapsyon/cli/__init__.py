@@ -1,0 +1,20 @@
+"""The ``korapsyon`` command line: one command per module, each thin (parse, call, print)."""
+
+from __future__ import annotations
+
+import click
+
+from .bench import bench
+from .play import play
+from .replay import replay
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="korapsyon")
+def main() -> None:
+    """Korapsyon: rules engine, game records and tools."""
+
+
+main.add_command(play)
+main.add_command(replay)
+main.add_command(bench)

@@ -1,0 +1,215 @@
+"""Game records (format ``korapsyon-record/1``): read, validate, write, replay, summarise.
+
+The reader is separate from the engine and strict: a record that is not valid JSON, has
+the wrong shape or describes an impossible setup raises :class:`RecordError`; an action
+that cannot be read stops the replay at its index like an illegal one. The summary
+follows GAME_RECORD.md key for key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import msgspec
+
+from .rules.actions import Action
+from .rules.errors import IllegalActionError, KorapsyonError
+from .rules.game import Game
+from .rules.roles import Role
+from .rules.ruleset import Ruleset
+
+FORMAT = "korapsyon-record/1"
+
+
+class RecordError(KorapsyonError):
+    """The record as a whole is malformed (not an action in it)."""
+
+    code = "malformed_record"
+
+
+class Decks(msgspec.Struct, forbid_unknown_fields=True):
+    small: list[str]
+    large: list[str]
+
+
+class Record(msgspec.Struct, omit_defaults=True):
+    """A game record: the setup and every accepted action, in order."""
+
+    format: Literal["korapsyon-record/1"]
+    players: list[str]
+    roles: list[Role] | None = None
+    seed: int = 0
+    ruleset: Ruleset = Ruleset()
+    decks: Decks | None = None
+    actions: list[Action] = []
+
+
+class _LooseRecord(msgspec.Struct):
+    """The same shape with unchecked actions, to find which action is malformed."""
+
+    format: Literal["korapsyon-record/1"]
+    players: list[str]
+    roles: list[Role] | None = None
+    seed: int = 0
+    ruleset: Ruleset = Ruleset()
+    decks: Decks | None = None
+    actions: list[Any] = []
+
+
+@dataclass(frozen=True)
+class BadAction:
+    """Why a replay stopped: the index of the refused action and the reason."""
+
+    index: int
+    reason: str
+    code: str
+
+
+_decode_record = msgspec.json.Decoder(Record).decode
+_decode_loose = msgspec.json.Decoder(_LooseRecord).decode
+_encode = msgspec.json.Encoder().encode
+
+
+def read_record(data: bytes | str) -> tuple[Record, BadAction | None]:
+    """Parse a record. If one action cannot be read, the record holds the actions before
+    it and the second value says where and why; anything else malformed raises."""
+    try:
+        return _decode_record(data), None
+    except msgspec.DecodeError as exc:
+        first = exc
+    try:
+        loose = _decode_loose(data)
+    except msgspec.ValidationError as exc:
+        raise RecordError(f"malformed record: {exc}") from None
+    except msgspec.DecodeError as exc:
+        raise RecordError(f"not a JSON game record: {exc}") from None
+    for index, raw in enumerate(loose.actions):
+        try:
+            msgspec.convert(raw, Action)  # type: ignore[arg-type]
+        except msgspec.ValidationError as exc:
+            record = _decode_loose_prefix(loose, index)
+            return record, BadAction(index, f"malformed action: {exc}", "malformed")
+    raise RecordError(f"malformed record: {first}")  # pragma: no cover - defensive
+
+
+def _decode_loose_prefix(loose: _LooseRecord, stop: int) -> Record:
+    actions: list[Action] = [msgspec.convert(raw, Action) for raw in loose.actions[:stop]]  # type: ignore[arg-type]
+    return Record(
+        format=loose.format,
+        players=loose.players,
+        roles=loose.roles,
+        seed=loose.seed,
+        ruleset=loose.ruleset,
+        decks=loose.decks,
+        actions=actions,
+    )
+
+
+def new_game(record: Record) -> Game:
+    """The game at the start of a record (raises RecordError for a bad setup)."""
+    decks = None if record.decks is None else (record.decks.small, record.decks.large)
+    try:
+        return Game(
+            record.players,
+            roles=record.roles,
+            seed=record.seed,
+            ruleset=record.ruleset,
+            decks=decks,
+        )
+    except KorapsyonError as exc:
+        raise RecordError(f"bad setup: {exc}") from None
+
+
+def replay(record: Record, bad: BadAction | None = None) -> tuple[Game, BadAction | None]:
+    """Apply every action of a record; stop at the first illegal one."""
+    game = new_game(record)
+    apply = game.apply
+    for index, action in enumerate(record.actions):
+        try:
+            apply(action)
+        except IllegalActionError as exc:
+            return game, BadAction(index, str(exc), exc.code)
+    return game, bad
+
+
+def record_of(game: Game) -> Record:
+    """The record of a game so far. Roles and decks are written only if they were given
+    at setup, so that the replay draws exactly what the game drew from its seed."""
+    small, large = game.initial_decks
+    return Record(
+        format=FORMAT,
+        players=list(game.players),
+        roles=list(game.roles) if game.custom_setup else None,
+        seed=game.seed,
+        ruleset=game.ruleset,
+        decks=Decks(list(small), list(large)) if game.decks_given else None,
+        actions=list(game.actions),
+    )
+
+
+def write_record(record: Record, *, indent: int = 1) -> bytes:
+    """Serialise a record as JSON (pretty-printed unless ``indent`` is 0)."""
+    data = _encode(record)
+    return msgspec.json.format(data, indent=indent) if indent else data
+
+
+def summarize(game: Game) -> dict[str, Any]:
+    """The replay summary of GAME_RECORD.md, keys in the documented order."""
+    outcome = game.outcome
+    names = game.players
+    president = game.president
+    return {
+        "status": "finished" if outcome else "in_progress",
+        "winner": outcome.winner if outcome else None,
+        "reason": outcome.reason if outcome else None,
+        "year": game.year,
+        "step": None if game.step is None else game.step.value,
+        "public_spending": game.public_spending,
+        "corruption_fund": game.corruption_fund,
+        "kaban": game.kaban,
+        "kaban_public": game.kaban_public,
+        "president": None if president is None else names[president],
+        "players": [
+            {
+                "name": name,
+                "role": game.roles[seat].value,
+                "strikes": game.strikes[seat],
+                "status": game.status[seat],
+                "returns_year": game.returns_year[seat],
+            }
+            for seat, name in enumerate(names)
+        ],
+        "years": [
+            {
+                "year": y.year,
+                "public_spending": y.public_spending,
+                "corruption_fund": y.corruption_fund,
+                "kaban": y.kaban,
+                "treasury_decrease": y.treasury_decrease,
+                "project": y.project,
+                "project_succeeded": y.project_succeeded,
+                "jailed": y.jailed,
+                "eliminated": y.eliminated,
+            }
+            for y in game.years
+        ],
+    }
+
+
+def replay_bytes(data: bytes) -> tuple[dict[str, Any] | None, BadAction | None]:
+    """Read and replay one record: (summary, None) or (None, why it stopped).
+
+    Raises :class:`RecordError` when the record itself is malformed.
+    """
+    record, bad = read_record(data)
+    game, stop = replay(record, bad)
+    if stop is not None:
+        return None, stop
+    return summarize(game), None
+
+
+def encode_json(value: object, *, indent: int = 0) -> bytes:
+    data = _encode(value)
+    return msgspec.json.format(data, indent=indent) if indent else data
+

@@ -1,0 +1,209 @@
+"""Typed actions: what a player (or the host) submits in a step.
+
+Each action is a small frozen value with a repr you can paste back, ``to_wire()`` giving
+the game-record form (GAME_RECORD.md) and :func:`action_from_wire` reading it. Targets
+are player names; ``None`` means nobody / abstain. ``auto`` marks a default taken by a
+timer (R-72).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, TypeAlias
+
+import msgspec
+
+from .errors import MalformedError
+
+HOST = "@host"
+"""The actor name of the host in records (``"player": "@host"``)."""
+
+
+class _Actor(
+    msgspec.Struct,
+    frozen=True,
+    tag_field="action",
+    omit_defaults=True,
+    repr_omit_defaults=True,
+):
+    player: str
+
+
+class BaseAction(_Actor, kw_only=True):
+    """Fields every action has: who acts, and whether a timer chose it (R-72)."""
+
+    auto: bool = False
+
+    kind: ClassVar[str]
+
+    def to_wire(self) -> dict[str, Any]:
+        result: dict[str, Any] = msgspec.to_builtins(self)
+        return result
+
+    def __str__(self) -> str:
+        fields = [
+            f"{name}={_show(getattr(self, name))}"
+            for name in self.__struct_fields__
+            if name not in ("player", "auto")
+        ]
+        auto = " (timer)" if self.auto else ""
+        return f"{self.player}: {self.kind} {' '.join(fields)}".rstrip() + auto
+
+
+def _show(value: object) -> str:
+    if value is None:
+        return "nobody"
+    if isinstance(value, tuple):
+        return ",".join(str(v) for v in value)
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+class Protect(BaseAction, tag="protect"):
+    """R-21: the Lawyer protects one active player (self allowed) or nobody."""
+
+    kind = "protect"
+    target: str | None
+
+
+class Investigate(BaseAction, tag="investigate"):
+    """R-22: the Ombudsperson investigates another active player or nobody."""
+
+    kind = "investigate"
+    target: str | None
+
+
+class Corrupt(BaseAction, tag="corrupt"):
+    """R-23: a free Corrupt Politician's three night choices."""
+
+    kind = "corrupt"
+    nakaw: bool
+    suhol: bool
+    tokhang: str | None
+
+
+class AutoJail(BaseAction, tag="auto_jail"):
+    """R-24: a Good Politician names an Auto Jail target or nobody."""
+
+    kind = "auto_jail"
+    target: str | None
+
+
+class Ready(BaseAction, tag="ready"):
+    """R-70: the COA's and Citizens' night tap (no effect)."""
+
+    kind = "ready"
+
+
+class Stand(BaseAction, tag="stand"):
+    """R-33: stand for President or not."""
+
+    kind = "stand"
+    stand: bool
+
+
+class Elect(BaseAction, tag="elect"):
+    """R-33: a secret vote for a candidate, or abstain."""
+
+    kind = "elect"
+    candidate: str | None
+
+
+class PickProject(BaseAction, tag="pick_project"):
+    """R-34: the President picks one of the two offered cards."""
+
+    kind = "pick_project"
+    card: str
+
+
+class PickCommittee(BaseAction, tag="pick_committee"):
+    """R-34: the President names the committee."""
+
+    kind = "pick_committee"
+    members: tuple[str, ...]
+
+
+class CommitteeVote(BaseAction, tag="committee_vote"):
+    """R-34: a committee member's secret Support (true) or Oppose (false)."""
+
+    kind = "committee_vote"
+    support: bool
+
+
+class EndDiscussion(BaseAction, tag="end_discussion"):
+    """R-35: the host closes the discussion."""
+
+    kind = "end_discussion"
+
+
+class Witness(BaseAction, tag="witness"):
+    """R-35: the Ombudsperson testifies against this Year's Bad-aligned finding."""
+
+    kind = "witness"
+
+
+class WitnessVote(BaseAction, tag="witness_vote"):
+    """R-35: yes (true) / no (false) / abstain (null) on jailing the named player."""
+
+    kind = "witness_vote"
+    jail: bool | None
+
+
+class ForcedJailVote(BaseAction, tag="forced_jail_vote"):
+    """R-25 step 6, variant ``forced_vote``: yes / no / abstain on the Auto Jail target."""
+
+    kind = "forced_jail_vote"
+    jail: bool | None
+
+
+class JailVote(BaseAction, tag="jail_vote"):
+    """R-36: a secret vote to jail one player, or abstain."""
+
+    kind = "jail_vote"
+    target: str | None
+
+
+Action: TypeAlias = (
+    Protect
+    | Investigate
+    | Corrupt
+    | AutoJail
+    | Ready
+    | Stand
+    | Elect
+    | PickProject
+    | PickCommittee
+    | CommitteeVote
+    | EndDiscussion
+    | Witness
+    | WitnessVote
+    | ForcedJailVote
+    | JailVote
+)
+
+ACTION_TYPES: dict[str, type[BaseAction]] = {
+    cls.kind: cls
+    for cls in (
+        Protect,
+        Investigate,
+        Corrupt,
+        AutoJail,
+        Ready,
+        Stand,
+        Elect,
+        PickProject,
+        PickCommittee,
+        CommitteeVote,
+        EndDiscussion,
+        Witness,
+        WitnessVote,
+        ForcedJailVote,
+        JailVote,
+    )
+}
+
+
+def action_from_wire(data: object) -> Action:
+    """Read one action in its record form; raise :class:`MalformedError` on bad input."""
+    try:
+        return msgspec.convert(data, Action)  # type: ignore[arg-type]
+    except msgspec.ValidationError as exc:
+        raise MalformedError(f"malformed action: {exc}") from None

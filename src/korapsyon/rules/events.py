@@ -1,0 +1,341 @@
+"""Events: every change the engine makes, each with an audience.
+
+The event log is the one history of a game. Views, the timeline and the moderator's
+sheet are all built from it, and :func:`visible_to` is the single test of who may see an
+event. Audiences are :data:`EVERYONE`, :data:`CORRUPT` (the Corrupt team),
+:data:`MODERATOR` (the moderator only) or a seat number (that one player).
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeAlias
+
+import msgspec
+
+from .actions import Action
+from .roles import Role, Team
+
+EVERYONE = -1
+CORRUPT = -2
+MODERATOR = -3
+
+Tally: TypeAlias = tuple[tuple[str, int], ...]
+
+
+class BaseEvent(msgspec.Struct, frozen=True, tag_field="event"):
+    """Fields every event has: the Year it happened in and who may see it."""
+
+    year: int
+    audience: int
+
+    def to_wire(self) -> dict[str, Any]:
+        data: dict[str, Any] = msgspec.to_builtins(self)
+        return data
+
+
+# --- setup -------------------------------------------------------------------------
+class GameStarted(BaseEvent, tag="game_started"):
+    players: tuple[str, ...]
+    public_spending_target: int
+    corruption_fund_target: int
+    auto_jail_cost: int
+    tokhang_cost: int
+    kaban_start: int
+
+
+class RoleDealt(BaseEvent, tag="role_dealt"):
+    """R-06: a player's own role card."""
+
+    player: str
+    role: Role
+
+
+class TeamRevealed(BaseEvent, tag="team_revealed"):
+    """R-07: the Corrupt (and, with the option, the Good Politicians) see each other."""
+
+    role: Role
+    members: tuple[str, ...]
+
+
+# --- the Year and its steps ------------------------------------------------------
+class YearStarted(BaseEvent, tag="year_started"):
+    pass
+
+
+class PresidencyEnded(BaseEvent, tag="presidency_ended"):
+    """R-33: the President's term is over; the office is vacant."""
+
+    president: str
+
+
+class PlayerReturned(BaseEvent, tag="player_returned"):
+    """R-20: a suspended player is back, with their public first strike."""
+
+    player: str
+    strikes: int
+
+
+class StepStarted(BaseEvent, tag="step_started"):
+    """A step begins. ``actors`` is who must act (omitted for the Hidden Phase, where it
+    is every active player); ``options`` the candidates, tied players or offered cards."""
+
+    step: str
+    actors: tuple[str, ...] | None
+    options: tuple[str, ...] | None
+
+
+class ActionTaken(BaseEvent, tag="action_taken"):
+    """An accepted action. Audience: the actor (the Corrupt team for Corrupt night
+    choices, everyone for the host's)."""
+
+    action: Action
+
+
+# --- Hidden Phase resolution (R-25) ---------------------------------------------
+class ProtectionSet(BaseEvent, tag="protection_set"):
+    target: str | None
+
+
+class InvestigationResult(BaseEvent, tag="investigation_result"):
+    target: str
+    aligned: Team
+
+
+class Stolen(BaseEvent, tag="stolen"):
+    """Nakaw happened: the Fund gains and the true Kaban loses ``amount``."""
+
+    amount: int
+
+
+class SuholPaid(BaseEvent, tag="suhol_paid"):
+    cost: int
+    refund: int
+
+
+class CoaMuted(BaseEvent, tag="coa_muted"):
+    """R-35: the COA cannot speak in this Year's Public Phase."""
+
+
+class TokhangPaid(BaseEvent, tag="tokhang_paid"):
+    target: str
+    cost: int
+
+
+class NotPaid(BaseEvent, tag="not_paid"):
+    """Suhol or Tokhang was agreed but the Corruption Fund could not pay for it."""
+
+    ability: str
+    cost: int
+
+
+class TokhangBlocked(BaseEvent, tag="tokhang_blocked"):
+    """R-25 step 5: the target was protected and survived."""
+
+    player: str
+
+
+class AutoJailUsed(BaseEvent, tag="auto_jail_used"):
+    """R-25 step 6: Approved Public Spending paid ``cost`` for an Auto Jail on ``target``."""
+
+    target: str
+    cost: int
+    public_spending: int
+
+
+class AutoJailCancelled(BaseEvent, tag="auto_jail_cancelled"):
+    target: str
+    reason: str
+
+
+class AuditDelivered(BaseEvent, tag="audit_delivered"):
+    """R-34: last Year's audit for the COA; ``project`` None = no project last Year."""
+
+    project: str | None
+    kickback: bool | None
+
+
+# --- Public Phase ------------------------------------------------------------------
+class TreasuryReport(BaseEvent, tag="treasury_report"):
+    """R-31: last Year's total decrease (None in Year 1) and the new public Kaban."""
+
+    decrease: int | None
+    kaban_public: int
+
+
+class Revenue(BaseEvent, tag="revenue"):
+    """R-32: one per active player, to the true and the public Kaban."""
+
+    amount: int
+    kaban_public: int
+
+
+class Candidates(BaseEvent, tag="candidates"):
+    candidates: tuple[str, ...]
+    nobody_stood: bool
+
+
+class VoteTally(BaseEvent, tag="vote_tally"):
+    """The public count of a finished vote (who voted how stays secret)."""
+
+    step: str
+    tally: Tally
+    abstained: int
+
+
+class PresidentElected(BaseEvent, tag="president_elected"):
+    president: str
+    term_end: int
+    by_lots: bool
+
+
+class ProjectOffered(BaseEvent, tag="project_offered"):
+    president: str
+    small: str
+    large: str
+
+
+class ProjectChosen(BaseEvent, tag="project_chosen"):
+    card: str
+
+
+class CommitteeNamed(BaseEvent, tag="committee_named"):
+    card: str
+    members: tuple[str, ...]
+
+
+class ProjectVoted(BaseEvent, tag="project_voted"):
+    card: str
+    support: int
+    oppose: int
+    succeeded: bool
+    cost: int
+    public_spending: int
+
+
+class Kickback(BaseEvent, tag="kickback"):
+    card: str
+    amount: int
+
+
+class DiscussionOpened(BaseEvent, tag="discussion_opened"):
+    pass
+
+
+class WitnessTestimony(BaseEvent, tag="witness_testimony"):
+    """R-35: anonymous testimony that ``player`` is Bad aligned."""
+
+    player: str
+
+
+class ForcedVoteCalled(BaseEvent, tag="forced_vote_called"):
+    """R-25 step 6 (forced_vote): this Year's jail vote is a yes/no vote on ``player``."""
+
+    player: str
+
+
+class JailingBlocked(BaseEvent, tag="jailing_blocked"):
+    """R-41: "The attempted jailing of [Name] has failed due to legal protection." """
+
+    player: str
+
+
+class PlayerJailed(BaseEvent, tag="player_jailed"):
+    """R-41: a strike. ``returns_year`` is set for a first strike (suspension)."""
+
+    player: str
+    strikes: int
+    returns_year: int | None
+    cause: str
+
+
+class PlayerEliminated(BaseEvent, tag="player_eliminated"):
+    """R-40: permanent; the role card is revealed (``role``)."""
+
+    player: str
+    role: Role | None
+    cause: str
+
+
+class NobodyJailed(BaseEvent, tag="nobody_jailed"):
+    step: str
+
+
+class YearEnded(BaseEvent, tag="year_ended"):
+    public_spending: int
+    kaban_public: int
+
+
+class GameOver(BaseEvent, tag="game_over"):
+    """R-50/R-51: the outcome, and every card turned face up."""
+
+    winner: str
+    reason: str
+    rule: str
+    roles: tuple[Role, ...]
+    corruption_fund: int
+    kaban: int
+
+
+Event: TypeAlias = (
+    GameStarted
+    | RoleDealt
+    | TeamRevealed
+    | YearStarted
+    | PresidencyEnded
+    | PlayerReturned
+    | StepStarted
+    | ActionTaken
+    | ProtectionSet
+    | InvestigationResult
+    | Stolen
+    | SuholPaid
+    | CoaMuted
+    | TokhangPaid
+    | NotPaid
+    | TokhangBlocked
+    | AutoJailUsed
+    | AutoJailCancelled
+    | AuditDelivered
+    | TreasuryReport
+    | Revenue
+    | Candidates
+    | VoteTally
+    | PresidentElected
+    | ProjectOffered
+    | ProjectChosen
+    | CommitteeNamed
+    | ProjectVoted
+    | Kickback
+    | DiscussionOpened
+    | WitnessTestimony
+    | ForcedVoteCalled
+    | JailingBlocked
+    | PlayerJailed
+    | PlayerEliminated
+    | NobodyJailed
+    | YearEnded
+    | GameOver
+)
+
+
+def visible_to(event: BaseEvent, seat: int | None, corrupt: bool) -> bool:
+    """Whether the player at ``seat`` (None: a spectator) may see ``event``.
+
+    ``corrupt`` says whether that player is on the Corrupt team. The moderator sees all.
+    """
+    audience = event.audience
+    return (
+        audience == EVERYONE
+        or (seat is not None and audience == seat)
+        or (corrupt and audience == CORRUPT)
+    )
+
+
+def audience_to_wire(audience: int, players: tuple[str, ...]) -> object:
+    if audience == EVERYONE:
+        return "everyone"
+    if audience == CORRUPT:
+        return "corrupt"
+    if audience == MODERATOR:
+        return "moderator"
+    return {"player": players[audience]}
