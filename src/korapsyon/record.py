@@ -9,17 +9,17 @@ follows GAME_RECORD.md key for key.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import msgspec
 
-from .rules.actions import Action
-from .rules.errors import IllegalActionError, KorapsyonError
+from .rules.actions import Action, action_from_wire
+from .rules.errors import IllegalActionError, KorapsyonError, MalformedError
 from .rules.game import Game
 from .rules.roles import Role
 from .rules.ruleset import Ruleset
 
-FORMAT = "korapsyon-record/1"
+FORMAT: Final = "korapsyon-record/1"
 
 
 class RecordError(KorapsyonError):
@@ -86,15 +86,15 @@ def read_record(data: bytes | str) -> tuple[Record, BadAction | None]:
         raise RecordError(f"not a JSON game record: {exc}") from None
     for index, raw in enumerate(loose.actions):
         try:
-            msgspec.convert(raw, Action)  # type: ignore[arg-type]
-        except msgspec.ValidationError as exc:
+            action_from_wire(raw)
+        except MalformedError as exc:
             record = _decode_loose_prefix(loose, index)
-            return record, BadAction(index, f"malformed action: {exc}", "malformed")
+            return record, BadAction(index, str(exc), exc.code)
     raise RecordError(f"malformed record: {first}")  # pragma: no cover - defensive
 
 
 def _decode_loose_prefix(loose: _LooseRecord, stop: int) -> Record:
-    actions: list[Action] = [msgspec.convert(raw, Action) for raw in loose.actions[:stop]]  # type: ignore[arg-type]
+    actions = [action_from_wire(raw) for raw in loose.actions[:stop]]
     return Record(
         format=loose.format,
         players=loose.players,
@@ -212,4 +212,3 @@ def replay_bytes(data: bytes) -> tuple[dict[str, Any] | None, BadAction | None]:
 def encode_json(value: object, *, indent: int = 0) -> bytes:
     data = _encode(value)
     return msgspec.json.format(data, indent=indent) if indent else data
-

@@ -38,7 +38,9 @@ def replay(records: tuple[Path, ...]) -> None:
             failed = True
             click.echo(f"{path}: illegal action at index {stop.index}: {stop.reason}", err=True)
             if not single:
-                out.write(encode_json({"illegal": {"index": stop.index, "reason": stop.reason}}) + b"\n")
+                out.write(
+                    encode_json({"illegal": {"index": stop.index, "reason": stop.reason}}) + b"\n"
+                )
             continue
         out.write(encode_json(summary, indent=2 if single else 0) + b"\n")
     out.flush()

@@ -28,7 +28,7 @@ class _Actor(
     player: str
 
 
-class BaseAction(_Actor, kw_only=True):
+class BaseAction(_Actor, frozen=True, kw_only=True):
     """Fields every action has: who acts, and whether a timer chose it (R-72)."""
 
     auto: bool = False
@@ -57,21 +57,21 @@ def _show(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-class Protect(BaseAction, tag="protect"):
+class Protect(BaseAction, frozen=True, tag="protect"):
     """R-21: the Lawyer protects one active player (self allowed) or nobody."""
 
     kind = "protect"
     target: str | None
 
 
-class Investigate(BaseAction, tag="investigate"):
+class Investigate(BaseAction, frozen=True, tag="investigate"):
     """R-22: the Ombudsperson investigates another active player or nobody."""
 
     kind = "investigate"
     target: str | None
 
 
-class Corrupt(BaseAction, tag="corrupt"):
+class Corrupt(BaseAction, frozen=True, tag="corrupt"):
     """R-23: a free Corrupt Politician's three night choices."""
 
     kind = "corrupt"
@@ -80,81 +80,81 @@ class Corrupt(BaseAction, tag="corrupt"):
     tokhang: str | None
 
 
-class AutoJail(BaseAction, tag="auto_jail"):
+class AutoJail(BaseAction, frozen=True, tag="auto_jail"):
     """R-24: a Good Politician names an Auto Jail target or nobody."""
 
     kind = "auto_jail"
     target: str | None
 
 
-class Ready(BaseAction, tag="ready"):
+class Ready(BaseAction, frozen=True, tag="ready"):
     """R-70: the COA's and Citizens' night tap (no effect)."""
 
     kind = "ready"
 
 
-class Stand(BaseAction, tag="stand"):
+class Stand(BaseAction, frozen=True, tag="stand"):
     """R-33: stand for President or not."""
 
     kind = "stand"
     stand: bool
 
 
-class Elect(BaseAction, tag="elect"):
+class Elect(BaseAction, frozen=True, tag="elect"):
     """R-33: a secret vote for a candidate, or abstain."""
 
     kind = "elect"
     candidate: str | None
 
 
-class PickProject(BaseAction, tag="pick_project"):
+class PickProject(BaseAction, frozen=True, tag="pick_project"):
     """R-34: the President picks one of the two offered cards."""
 
     kind = "pick_project"
     card: str
 
 
-class PickCommittee(BaseAction, tag="pick_committee"):
+class PickCommittee(BaseAction, frozen=True, tag="pick_committee"):
     """R-34: the President names the committee."""
 
     kind = "pick_committee"
     members: tuple[str, ...]
 
 
-class CommitteeVote(BaseAction, tag="committee_vote"):
+class CommitteeVote(BaseAction, frozen=True, tag="committee_vote"):
     """R-34: a committee member's secret Support (true) or Oppose (false)."""
 
     kind = "committee_vote"
     support: bool
 
 
-class EndDiscussion(BaseAction, tag="end_discussion"):
+class EndDiscussion(BaseAction, frozen=True, tag="end_discussion"):
     """R-35: the host closes the discussion."""
 
     kind = "end_discussion"
 
 
-class Witness(BaseAction, tag="witness"):
+class Witness(BaseAction, frozen=True, tag="witness"):
     """R-35: the Ombudsperson testifies against this Year's Bad-aligned finding."""
 
     kind = "witness"
 
 
-class WitnessVote(BaseAction, tag="witness_vote"):
+class WitnessVote(BaseAction, frozen=True, tag="witness_vote"):
     """R-35: yes (true) / no (false) / abstain (null) on jailing the named player."""
 
     kind = "witness_vote"
     jail: bool | None
 
 
-class ForcedJailVote(BaseAction, tag="forced_jail_vote"):
+class ForcedJailVote(BaseAction, frozen=True, tag="forced_jail_vote"):
     """R-25 step 6, variant ``forced_vote``: yes / no / abstain on the Auto Jail target."""
 
     kind = "forced_jail_vote"
     jail: bool | None
 
 
-class JailVote(BaseAction, tag="jail_vote"):
+class JailVote(BaseAction, frozen=True, tag="jail_vote"):
     """R-36: a secret vote to jail one player, or abstain."""
 
     kind = "jail_vote"
@@ -204,6 +204,7 @@ ACTION_TYPES: dict[str, type[BaseAction]] = {
 def action_from_wire(data: object) -> Action:
     """Read one action in its record form; raise :class:`MalformedError` on bad input."""
     try:
-        return msgspec.convert(data, Action)  # type: ignore[arg-type]
+        action: Action = msgspec.convert(data, Action)
+        return action
     except msgspec.ValidationError as exc:
         raise MalformedError(f"malformed action: {exc}") from None

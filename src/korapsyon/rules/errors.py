@@ -32,7 +32,7 @@ class IllegalActionError(KorapsyonError):
     """An action the rules refuse right now. ``code`` is stable, ``rule`` is an R-xx id."""
 
     def __init__(self, code: str, rule: str, message: str) -> None:
-        self.code = code  # type: ignore[misc]
+        self.code = code
         self.rule = rule
         self.message = message
         super().__init__(f"{rule} {code}: {message}")

@@ -34,7 +34,7 @@ class BaseEvent(msgspec.Struct, frozen=True, tag_field="event"):
 
 
 # --- setup -------------------------------------------------------------------------
-class GameStarted(BaseEvent, tag="game_started"):
+class GameStarted(BaseEvent, frozen=True, tag="game_started"):
     players: tuple[str, ...]
     public_spending_target: int
     corruption_fund_target: int
@@ -43,14 +43,14 @@ class GameStarted(BaseEvent, tag="game_started"):
     kaban_start: int
 
 
-class RoleDealt(BaseEvent, tag="role_dealt"):
+class RoleDealt(BaseEvent, frozen=True, tag="role_dealt"):
     """R-06: a player's own role card."""
 
     player: str
     role: Role
 
 
-class TeamRevealed(BaseEvent, tag="team_revealed"):
+class TeamRevealed(BaseEvent, frozen=True, tag="team_revealed"):
     """R-07: the Corrupt (and, with the option, the Good Politicians) see each other."""
 
     role: Role
@@ -58,24 +58,24 @@ class TeamRevealed(BaseEvent, tag="team_revealed"):
 
 
 # --- the Year and its steps ------------------------------------------------------
-class YearStarted(BaseEvent, tag="year_started"):
+class YearStarted(BaseEvent, frozen=True, tag="year_started"):
     pass
 
 
-class PresidencyEnded(BaseEvent, tag="presidency_ended"):
+class PresidencyEnded(BaseEvent, frozen=True, tag="presidency_ended"):
     """R-33: the President's term is over; the office is vacant."""
 
     president: str
 
 
-class PlayerReturned(BaseEvent, tag="player_returned"):
+class PlayerReturned(BaseEvent, frozen=True, tag="player_returned"):
     """R-20: a suspended player is back, with their public first strike."""
 
     player: str
     strikes: int
 
 
-class StepStarted(BaseEvent, tag="step_started"):
+class StepStarted(BaseEvent, frozen=True, tag="step_started"):
     """A step begins. ``actors`` is who must act (omitted for the Hidden Phase, where it
     is every active player); ``options`` the candidates, tied players or offered cards."""
 
@@ -84,7 +84,7 @@ class StepStarted(BaseEvent, tag="step_started"):
     options: tuple[str, ...] | None
 
 
-class ActionTaken(BaseEvent, tag="action_taken"):
+class ActionTaken(BaseEvent, frozen=True, tag="action_taken"):
     """An accepted action. Audience: the actor (the Corrupt team for Corrupt night
     choices, everyone for the host's)."""
 
@@ -92,49 +92,49 @@ class ActionTaken(BaseEvent, tag="action_taken"):
 
 
 # --- Hidden Phase resolution (R-25) ---------------------------------------------
-class ProtectionSet(BaseEvent, tag="protection_set"):
+class ProtectionSet(BaseEvent, frozen=True, tag="protection_set"):
     target: str | None
 
 
-class InvestigationResult(BaseEvent, tag="investigation_result"):
+class InvestigationResult(BaseEvent, frozen=True, tag="investigation_result"):
     target: str
     aligned: Team
 
 
-class Stolen(BaseEvent, tag="stolen"):
+class Stolen(BaseEvent, frozen=True, tag="stolen"):
     """Nakaw happened: the Fund gains and the true Kaban loses ``amount``."""
 
     amount: int
 
 
-class SuholPaid(BaseEvent, tag="suhol_paid"):
+class SuholPaid(BaseEvent, frozen=True, tag="suhol_paid"):
     cost: int
     refund: int
 
 
-class CoaMuted(BaseEvent, tag="coa_muted"):
+class CoaMuted(BaseEvent, frozen=True, tag="coa_muted"):
     """R-35: the COA cannot speak in this Year's Public Phase."""
 
 
-class TokhangPaid(BaseEvent, tag="tokhang_paid"):
+class TokhangPaid(BaseEvent, frozen=True, tag="tokhang_paid"):
     target: str
     cost: int
 
 
-class NotPaid(BaseEvent, tag="not_paid"):
+class NotPaid(BaseEvent, frozen=True, tag="not_paid"):
     """Suhol or Tokhang was agreed but the Corruption Fund could not pay for it."""
 
     ability: str
     cost: int
 
 
-class TokhangBlocked(BaseEvent, tag="tokhang_blocked"):
+class TokhangBlocked(BaseEvent, frozen=True, tag="tokhang_blocked"):
     """R-25 step 5: the target was protected and survived."""
 
     player: str
 
 
-class AutoJailUsed(BaseEvent, tag="auto_jail_used"):
+class AutoJailUsed(BaseEvent, frozen=True, tag="auto_jail_used"):
     """R-25 step 6: Approved Public Spending paid ``cost`` for an Auto Jail on ``target``."""
 
     target: str
@@ -142,12 +142,12 @@ class AutoJailUsed(BaseEvent, tag="auto_jail_used"):
     public_spending: int
 
 
-class AutoJailCancelled(BaseEvent, tag="auto_jail_cancelled"):
+class AutoJailCancelled(BaseEvent, frozen=True, tag="auto_jail_cancelled"):
     target: str
     reason: str
 
 
-class AuditDelivered(BaseEvent, tag="audit_delivered"):
+class AuditDelivered(BaseEvent, frozen=True, tag="audit_delivered"):
     """R-34: last Year's audit for the COA; ``project`` None = no project last Year."""
 
     project: str | None
@@ -155,26 +155,26 @@ class AuditDelivered(BaseEvent, tag="audit_delivered"):
 
 
 # --- Public Phase ------------------------------------------------------------------
-class TreasuryReport(BaseEvent, tag="treasury_report"):
+class TreasuryReport(BaseEvent, frozen=True, tag="treasury_report"):
     """R-31: last Year's total decrease (None in Year 1) and the new public Kaban."""
 
     decrease: int | None
     kaban_public: int
 
 
-class Revenue(BaseEvent, tag="revenue"):
+class Revenue(BaseEvent, frozen=True, tag="revenue"):
     """R-32: one per active player, to the true and the public Kaban."""
 
     amount: int
     kaban_public: int
 
 
-class Candidates(BaseEvent, tag="candidates"):
+class Candidates(BaseEvent, frozen=True, tag="candidates"):
     candidates: tuple[str, ...]
     nobody_stood: bool
 
 
-class VoteTally(BaseEvent, tag="vote_tally"):
+class VoteTally(BaseEvent, frozen=True, tag="vote_tally"):
     """The public count of a finished vote (who voted how stays secret)."""
 
     step: str
@@ -182,28 +182,28 @@ class VoteTally(BaseEvent, tag="vote_tally"):
     abstained: int
 
 
-class PresidentElected(BaseEvent, tag="president_elected"):
+class PresidentElected(BaseEvent, frozen=True, tag="president_elected"):
     president: str
     term_end: int
     by_lots: bool
 
 
-class ProjectOffered(BaseEvent, tag="project_offered"):
+class ProjectOffered(BaseEvent, frozen=True, tag="project_offered"):
     president: str
     small: str
     large: str
 
 
-class ProjectChosen(BaseEvent, tag="project_chosen"):
+class ProjectChosen(BaseEvent, frozen=True, tag="project_chosen"):
     card: str
 
 
-class CommitteeNamed(BaseEvent, tag="committee_named"):
+class CommitteeNamed(BaseEvent, frozen=True, tag="committee_named"):
     card: str
     members: tuple[str, ...]
 
 
-class ProjectVoted(BaseEvent, tag="project_voted"):
+class ProjectVoted(BaseEvent, frozen=True, tag="project_voted"):
     card: str
     support: int
     oppose: int
@@ -212,34 +212,34 @@ class ProjectVoted(BaseEvent, tag="project_voted"):
     public_spending: int
 
 
-class Kickback(BaseEvent, tag="kickback"):
+class Kickback(BaseEvent, frozen=True, tag="kickback"):
     card: str
     amount: int
 
 
-class DiscussionOpened(BaseEvent, tag="discussion_opened"):
+class DiscussionOpened(BaseEvent, frozen=True, tag="discussion_opened"):
     pass
 
 
-class WitnessTestimony(BaseEvent, tag="witness_testimony"):
+class WitnessTestimony(BaseEvent, frozen=True, tag="witness_testimony"):
     """R-35: anonymous testimony that ``player`` is Bad aligned."""
 
     player: str
 
 
-class ForcedVoteCalled(BaseEvent, tag="forced_vote_called"):
+class ForcedVoteCalled(BaseEvent, frozen=True, tag="forced_vote_called"):
     """R-25 step 6 (forced_vote): this Year's jail vote is a yes/no vote on ``player``."""
 
     player: str
 
 
-class JailingBlocked(BaseEvent, tag="jailing_blocked"):
+class JailingBlocked(BaseEvent, frozen=True, tag="jailing_blocked"):
     """R-41: "The attempted jailing of [Name] has failed due to legal protection." """
 
     player: str
 
 
-class PlayerJailed(BaseEvent, tag="player_jailed"):
+class PlayerJailed(BaseEvent, frozen=True, tag="player_jailed"):
     """R-41: a strike. ``returns_year`` is set for a first strike (suspension)."""
 
     player: str
@@ -248,7 +248,7 @@ class PlayerJailed(BaseEvent, tag="player_jailed"):
     cause: str
 
 
-class PlayerEliminated(BaseEvent, tag="player_eliminated"):
+class PlayerEliminated(BaseEvent, frozen=True, tag="player_eliminated"):
     """R-40: permanent; the role card is revealed (``role``)."""
 
     player: str
@@ -256,16 +256,16 @@ class PlayerEliminated(BaseEvent, tag="player_eliminated"):
     cause: str
 
 
-class NobodyJailed(BaseEvent, tag="nobody_jailed"):
+class NobodyJailed(BaseEvent, frozen=True, tag="nobody_jailed"):
     step: str
 
 
-class YearEnded(BaseEvent, tag="year_ended"):
+class YearEnded(BaseEvent, frozen=True, tag="year_ended"):
     public_spending: int
     kaban_public: int
 
 
-class GameOver(BaseEvent, tag="game_over"):
+class GameOver(BaseEvent, frozen=True, tag="game_over"):
     """R-50/R-51: the outcome, and every card turned face up."""
 
     winner: str

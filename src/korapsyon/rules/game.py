@@ -154,7 +154,7 @@ class Choice(msgspec.Struct, frozen=True):
         cls = _ACTION_BY_KIND[self.action]
         if self.pick:
             for members in combinations(self.options["members"], self.pick):
-                yield cls(player=player, members=members)  # type: ignore[call-arg]
+                yield cls(player=player, members=members)
             return
         names = list(self.options)
         for values in product(*(self.options[name] for name in names)):
@@ -428,7 +428,7 @@ class Game:
         if kind is EndDiscussion:
             self.events.append(ActionTaken(self.year, EVERYONE, action))
             self._after_discussion()
-        elif kind is Witness:
+        elif isinstance(action, Witness):
             self._witness(seat, action)
         else:
             self.pending[seat] = action
@@ -551,9 +551,7 @@ class Game:
         if action.candidate is not None:
             target = self._index.get(action.candidate)
             if target is None or target not in self.candidates:
-                raise _illegal(
-                    "not_a_candidate", "R-33", f"{action.candidate} is not a candidate"
-                )
+                raise _illegal("not_a_candidate", "R-33", f"{action.candidate} is not a candidate")
 
     def _check_pick_project(self, seat: int, action: PickProject) -> None:
         self._check_actor(seat, action)
@@ -658,7 +656,9 @@ class Game:
                 emit(PlayerReturned(year, EVERYONE, self.players[seat], self.strikes[seat]))
         self._begin(Step.HIDDEN, self.active_seats())
 
-    def _begin(self, step: Step, actors: Sequence[int], options: tuple[str, ...] | None = None) -> None:
+    def _begin(
+        self, step: Step, actors: Sequence[int], options: tuple[str, ...] | None = None
+    ) -> None:
         self.step = step
         self.to_act = frozenset(actors)
         self.pending = {}
@@ -669,7 +669,7 @@ class Game:
 
     def _resolve_hidden(self) -> None:
         """R-25: resolve every night decision in the fixed order."""
-        year, names, rules, emit = self.year, self.players, self.ruleset, self.events.append
+        year, rules, emit = self.year, self.ruleset, self.events.append
         pending = self.pending
         # 1. Protect
         lawyer = self.lawyer
@@ -756,7 +756,11 @@ class Game:
                 continue
             already.add(target)
             self.public_spending -= self.auto_jail_cost
-            emit(AutoJailUsed(year, EVERYONE, order.target, self.auto_jail_cost, self.public_spending))
+            emit(
+                AutoJailUsed(
+                    year, EVERYONE, order.target, self.auto_jail_cost, self.public_spending
+                )
+            )
             if rules.auto_jail_mode == "forced_vote":
                 self.forced_target = target
                 emit(ForcedVoteCalled(year, EVERYONE, order.target))
@@ -769,9 +773,7 @@ class Game:
         if coa is not None and self.status[coa] == ACTIVE:
             audit = self.audit
             emit(
-                AuditDelivered(
-                    year, coa, audit[0] if audit else None, audit[1] if audit else None
-                )
+                AuditDelivered(year, coa, audit[0] if audit else None, audit[1] if audit else None)
             )
         self._public_phase()
 
@@ -813,7 +815,9 @@ class Game:
                 counts[self._index[name]] += 1
         step = self.step
         assert step is not None
-        self.events.append(VoteTally(self.year, EVERYONE, step.value, self._tally(counts), abstained))
+        self.events.append(
+            VoteTally(self.year, EVERYONE, step.value, self._tally(counts), abstained)
+        )
         if not counts:  # nobody active: no President this Year
             self._begin_project()
             return
@@ -842,7 +846,9 @@ class Game:
             self._open_discussion()
             return
         self.offered = (self.small_deck[0], self.large_deck[0])
-        self.events.append(ProjectOffered(self.year, EVERYONE, self.players[president], *self.offered))
+        self.events.append(
+            ProjectOffered(self.year, EVERYONE, self.players[president], *self.offered)
+        )
         self._begin(Step.PICK_PROJECT, (president,), self.offered)
 
     def _resolve_pick_project(self) -> None:
@@ -872,7 +878,7 @@ class Game:
         year, emit = self.year, self.events.append
         assert self.card is not None
         card = CARDS[self.card]
-        support = sum(1 for vote in self.pending.values() if vote.support)  # type: ignore[union-attr]
+        support = sum(1 for vote in self.pending.values() if vote.support)  # type: ignore[union-attr,misc]
         size = len(self.committee)
         succeeded = support * 2 > size
         self._project_succeeded = succeeded
@@ -884,7 +890,13 @@ class Game:
             self._year_audit = (card.id, kickback)
         emit(
             ProjectVoted(
-                year, EVERYONE, card.id, support, size - support, succeeded, card.cost,
+                year,
+                EVERYONE,
+                card.id,
+                support,
+                size - support,
+                succeeded,
+                card.cost,
                 self.public_spending,
             )
         )
@@ -973,7 +985,9 @@ class Game:
         step = self.step
         assert step is not None
         voted = {s: c for s, c in counts.items() if c}
-        self.events.append(VoteTally(self.year, EVERYONE, step.value, self._tally(voted), abstained))
+        self.events.append(
+            VoteTally(self.year, EVERYONE, step.value, self._tally(voted), abstained)
+        )
         valid = sum(voted.values())
         if valid:
             top = max(voted.values())
@@ -1021,7 +1035,9 @@ class Game:
         self.strikes[seat] += 1
         self._jailed.append(name)
         if self.strikes[seat] >= STRIKES_TO_ELIMINATE:
-            self.events.append(PlayerJailed(self.year, EVERYONE, name, self.strikes[seat], None, cause))
+            self.events.append(
+                PlayerJailed(self.year, EVERYONE, name, self.strikes[seat], None, cause)
+            )
             self._eliminate(seat, cause)
             return
         back = self.year + self.ruleset.suspension_years + 1
@@ -1058,7 +1074,13 @@ class Game:
             self.years.append(self._year_record())
         self.events.append(
             GameOver(
-                self.year, EVERYONE, winner, reason, rule, self.roles, self.corruption_fund,
+                self.year,
+                EVERYONE,
+                winner,
+                reason,
+                rule,
+                self.roles,
+                self.corruption_fund,
                 self.kaban,
             )
         )
@@ -1171,8 +1193,20 @@ def _check_deck(deck: Sequence[str], full: tuple[str, ...]) -> list[str]:
 _ACTION_BY_KIND: dict[str, type[Any]] = {
     cls.kind: cls
     for cls in (
-        Protect, Investigate, Corrupt, AutoJail, Ready, Stand, Elect, PickProject,
-        PickCommittee, CommitteeVote, EndDiscussion, Witness, WitnessVote, ForcedJailVote,
+        Protect,
+        Investigate,
+        Corrupt,
+        AutoJail,
+        Ready,
+        Stand,
+        Elect,
+        PickProject,
+        PickCommittee,
+        CommitteeVote,
+        EndDiscussion,
+        Witness,
+        WitnessVote,
+        ForcedJailVote,
         JailVote,
     )
 }
@@ -1180,7 +1214,11 @@ _ACCEPTS: dict[Step, frozenset[type[BaseAction]]] = {
     step: frozenset(spec.accepts) for step, spec in STEPS.items()
 }
 _NIGHT_RULES: dict[type[Any], str] = {
-    Protect: "R-21", Investigate: "R-22", Corrupt: "R-23", AutoJail: "R-24", Ready: "R-70",
+    Protect: "R-21",
+    Investigate: "R-22",
+    Corrupt: "R-23",
+    AutoJail: "R-24",
+    Ready: "R-70",
 }
 _CHECKS: dict[type[Any], Any] = {
     Protect: Game._check_protect,

@@ -47,7 +47,7 @@ _TITLES = {
 }
 
 _GOALS = {
-    Role.GOOD_POLITICIAN: "Build public projects until Approved Public Spending reaches its target.",
+    Role.GOOD_POLITICIAN: "Build public projects until Public Spending reaches its target.",
     Role.CORRUPT_POLITICIAN: "Fill the Corruption Fund or remove every Good Politician, unseen.",
     Role.LAWYER: "Each Year, protect one player from jailing and Tokhang.",
     Role.OMBUDSPERSON: "Each Year, investigate one player and expose the Corrupt.",

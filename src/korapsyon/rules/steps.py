@@ -151,7 +151,12 @@ STEPS: dict[Step, StepSpec] = {
             "Forced jail vote",
         ),
         StepSpec(
-            Step.JAIL_VOTE, "R-36", Actors.ACTIVE, (JailVote,), (Step.JAIL_RUNOFF, None), "Jail vote"
+            Step.JAIL_VOTE,
+            "R-36",
+            Actors.ACTIVE,
+            (JailVote,),
+            (Step.JAIL_RUNOFF, None),
+            "Jail vote",
         ),
         StepSpec(Step.JAIL_RUNOFF, "R-36", Actors.ACTIVE, (JailVote,), (None,), "Jail runoff"),
     )

@@ -1,0 +1,5 @@
+"""``python -m korapsyon`` runs the command line."""
+
+from korapsyon.cli import main
+
+main()

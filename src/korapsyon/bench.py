@@ -1,0 +1,53 @@
+"""Benchmarks of the engine: random play and record replay (``korapsyon bench``)."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from .record import record_of, replay_bytes, write_record
+from .rules.game import Game
+from .selfplay import play_random, table
+
+
+@dataclass(frozen=True)
+class PlaySpeed:
+    games_per_second: float
+    actions_per_second: float
+    mean_years: float
+
+
+def random_play_speed(players: int, games: int, rounds: int = 3) -> PlaySpeed:
+    """Full random games per second (best of ``rounds``), one core."""
+    best = float("inf")
+    actions = years = 0
+    for _ in range(rounds):
+        actions = years = 0
+        start = time.perf_counter()
+        for seed in range(games):
+            game = play_random(Game(table(players), seed=seed), random.Random(seed))
+            actions += len(game.actions)
+            years += game.year
+        best = min(best, time.perf_counter() - start)
+    return PlaySpeed(games / best, actions / best, years / games)
+
+
+def records_for_bench(players: int, games: int) -> list[tuple[bytes, int]]:
+    """Serialised records of random games, with their action counts."""
+    out = []
+    for seed in range(games):
+        game = play_random(Game(table(players), seed=seed), random.Random(seed))
+        out.append((write_record(record_of(game)), len(game.actions)))
+    return out
+
+
+def replay_speed(records: list[bytes], actions: int, rounds: int = 3) -> float:
+    """Actions per second replaying serialised records: parse, check, apply, summarise."""
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for data in records:
+            replay_bytes(data)
+        best = min(best, time.perf_counter() - start)
+    return actions / best
