@@ -10,7 +10,6 @@ from pathlib import Path
 
 import click
 
-from ..bench import random_play_speed, records_for_bench, replay_speed
 from .terminal import say
 
 
@@ -26,6 +25,8 @@ from .terminal import say
 )
 def bench(players: int, games: int, rounds: int, cli: bool) -> None:
     """Print replay throughput (actions/s) and random-play full games/s."""
+    from ..bench import random_play_speed, records_for_bench, replay_speed
+
     say(f"Python {sys.version.split()[0]}, {players} players, {games} games, best of {rounds}")
     speed = random_play_speed(players, games, rounds)
     say(

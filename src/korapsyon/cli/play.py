@@ -8,11 +8,6 @@ from pathlib import Path
 
 import click
 
-from ..record import record_of, write_record
-from ..rules.game import Game
-from ..rules.ruleset import Ruleset
-from ..rules.views import MODERATOR_VIEWER, view_for
-from ..selfplay import play_random, table
 from .terminal import say
 
 
@@ -42,6 +37,12 @@ def play(
     players: int, seed: int | None, variant: str, viewer: str | None, record_path: Path | None
 ) -> None:
     """Play a random game and print its timeline Year by Year."""
+    from ..record import record_of, write_record
+    from ..rules.game import Game
+    from ..rules.ruleset import Ruleset
+    from ..rules.views import MODERATOR_VIEWER, view_for
+    from ..selfplay import play_random, table
+
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
     ruleset = Ruleset(auto_jail_mode=variant)  # type: ignore[arg-type]

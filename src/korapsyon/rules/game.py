@@ -208,9 +208,11 @@ class Game:
         self.public_spending_target, self.corruption_fund_target = rules.targets(n)
         self.auto_jail_cost = rules.auto_jail_cost(n)
         self.tokhang_cost = rules.tokhang_cost(n)
-        seats_of = {role: tuple(s for s, r in enumerate(self.roles) if r is role) for role in Role}
-        self.corrupt_seats = seats_of[Role.CORRUPT_POLITICIAN]
-        self.good_politician_seats = seats_of[Role.GOOD_POLITICIAN]
+        seats_of: dict[Role, list[int]] = {role: [] for role in Role}
+        for seat, role in enumerate(self.roles):
+            seats_of[role].append(seat)
+        self.corrupt_seats = tuple(seats_of[Role.CORRUPT_POLITICIAN])
+        self.good_politician_seats = tuple(seats_of[Role.GOOD_POLITICIAN])
         self.lawyer = _single(seats_of[Role.LAWYER])
         self.ombudsperson = _single(seats_of[Role.OMBUDSPERSON])
         self.coa = _single(seats_of[Role.COA])
@@ -422,21 +424,22 @@ class Game:
         Raises :class:`IllegalActionError` (and changes nothing) if the rules forbid it.
         """
         seat = self._check(action)
-        start = len(self.events)
+        events = self.events
+        start = len(events)
         self.actions.append(action)
         kind = type(action)
         if kind is EndDiscussion:
-            self.events.append(ActionTaken(self.year, EVERYONE, action))
+            events.append(ActionTaken(self.year, EVERYONE, action))
             self._after_discussion()
         elif isinstance(action, Witness):
             self._witness(seat, action)
         else:
-            self.pending[seat] = action
-            audience = CORRUPT if kind is Corrupt else seat
-            self.events.append(ActionTaken(self.year, audience, action))
-            if len(self.pending) == len(self.to_act):
+            pending = self.pending
+            pending[seat] = action
+            events.append(ActionTaken(self.year, CORRUPT if kind is Corrupt else seat, action))
+            if len(pending) == len(self.to_act):
                 _RESOLVERS[self.step](self)  # type: ignore[index]
-        return self.events[start:]
+        return events[start:]
 
     # ------------------------------------------------------------------ checks
     def _check(self, action: Action) -> int:
@@ -543,11 +546,9 @@ class Game:
     def _check_ready(self, seat: int, action: Ready) -> None:
         self._check_night(seat, action)
 
-    def _check_stand(self, seat: int, action: Stand) -> None:
-        self._check_actor(seat, action)
-
     def _check_elect(self, seat: int, action: Elect) -> None:
-        self._check_actor(seat, action)
+        if seat not in self.to_act:
+            self._check_actor(seat, action)
         if action.candidate is not None:
             target = self._index.get(action.candidate)
             if target is None or target not in self.candidates:
@@ -576,9 +577,6 @@ class Game:
         for name in members:
             self._target(name, "R-34")
 
-    def _check_committee_vote(self, seat: int, action: CommitteeVote) -> None:
-        self._check_actor(seat, action)
-
     def _check_end_discussion(self, seat: int, action: EndDiscussion) -> None:
         if seat != HOST_SEAT:
             raise _illegal("not_host", "R-35", "only the host ends the discussion")
@@ -606,11 +604,9 @@ class Game:
             return f"{self.players[target]} is President and cannot be jailed"
         return None
 
-    def _check_vote(self, seat: int, action: BaseAction) -> None:
-        self._check_actor(seat, action)
-
     def _check_jail_vote(self, seat: int, action: JailVote) -> None:
-        self._check_actor(seat, action)
+        if seat not in self.to_act:
+            self._check_actor(seat, action)
         if action.target is not None:
             target = self._index.get(action.target)
             if target is None or target not in self.candidates:
@@ -1156,11 +1152,13 @@ def _agreed_target(targets: list[str | None], consent: str) -> str | None:
     return None
 
 
-def _single(seats: tuple[int, ...]) -> int | None:
+def _single(seats: list[int]) -> int | None:
     return seats[0] if seats else None
 
 
 def _role(value: Role | str) -> Role:
+    if type(value) is Role:
+        return value
     try:
         return Role(value)
     except ValueError:
@@ -1226,15 +1224,15 @@ _CHECKS: dict[type[Any], Any] = {
     Corrupt: Game._check_corrupt,
     AutoJail: Game._check_auto_jail,
     Ready: Game._check_ready,
-    Stand: Game._check_stand,
+    Stand: Game._check_actor,
     Elect: Game._check_elect,
     PickProject: Game._check_pick_project,
     PickCommittee: Game._check_pick_committee,
-    CommitteeVote: Game._check_committee_vote,
+    CommitteeVote: Game._check_actor,
     EndDiscussion: Game._check_end_discussion,
     Witness: Game._check_witness,
-    WitnessVote: Game._check_vote,
-    ForcedJailVote: Game._check_vote,
+    WitnessVote: Game._check_actor,
+    ForcedJailVote: Game._check_actor,
     JailVote: Game._check_jail_vote,
 }
 _RESOLVERS: dict[Step, Any] = {
