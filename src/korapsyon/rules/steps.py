@@ -81,7 +81,9 @@ NIGHT_ACTIONS: dict[Role, type[BaseAction]] = {
     Role.CITIZEN: Ready,  # R-70 decoy
 }
 
-_AFTER_ELECTION = (Step.PICK_PROJECT,)
+# After an election the President picks a project; with no active player at all there is
+# no candidate, no President that Year and no project, so the discussion follows.
+_AFTER_ELECTION = (Step.PICK_PROJECT, Step.DISCUSSION)
 _JAIL = (Step.FORCED_JAIL_VOTE, Step.JAIL_VOTE)
 
 STEPS: dict[Step, StepSpec] = {
@@ -105,7 +107,12 @@ STEPS: dict[Step, StepSpec] = {
             "Election",
         ),
         StepSpec(
-            Step.ELECT_RUNOFF, "R-33", Actors.ACTIVE, (Elect,), _AFTER_ELECTION, "Election runoff"
+            Step.ELECT_RUNOFF,
+            "R-33",
+            Actors.ACTIVE,
+            (Elect,),
+            (Step.PICK_PROJECT,),
+            "Election runoff",
         ),
         StepSpec(
             Step.PICK_PROJECT,
@@ -176,3 +183,15 @@ SECRET_BALLOT_STEPS = frozenset(
         Step.JAIL_RUNOFF,
     }
 )
+
+
+def diagram() -> str:
+    """The step table as a Mermaid flowchart (docs/ARCHITECTURE.md shows it)."""
+    lines = ["flowchart TD"]
+    lines.append("    start([Start of Year]) --> hidden")
+    for spec in STEPS.values():
+        for successor in spec.successors:
+            target = "end_of_year([End of Year / game over])" if successor is None else successor
+            lines.append(f"    {spec.step.value} --> {target}")
+    lines.append("    end_of_year --> start")
+    return "\n".join(lines)
