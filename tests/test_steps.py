@@ -49,6 +49,4 @@ def test_games_only_take_transitions_listed_in_the_table() -> None:
 
 def test_architecture_doc_shows_the_step_table() -> None:
     doc = (ROOT / "docs" / "ARCHITECTURE.md").read_text()
-    assert diagram() in doc, (
-        "paste korapsyon.rules.steps.diagram() into docs/ARCHITECTURE.md"
-    )
+    assert diagram() in doc, "paste korapsyon.rules.steps.diagram() into docs/ARCHITECTURE.md"

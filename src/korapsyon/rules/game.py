@@ -189,7 +189,10 @@ class Game:
         else:
             dealt = [_role(r) for r in roles]
             if len(dealt) != n:
-                raise MalformedError(f"{len(dealt)} roles for {n} players", rule="R-06")
+                raise MalformedError(
+                    f"every seat holds exactly one role: {len(dealt)} roles for {n} players",
+                    rule="R-03",
+                )
             check_custom_roles(dealt)
             self.custom_setup = True
         self.roles: tuple[Role, ...] = tuple(dealt)

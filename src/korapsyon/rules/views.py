@@ -289,7 +289,7 @@ def _you(game: Game, seat: int, scan: _Scan) -> dict[str, Any]:
     }
     if role is Role.CORRUPT_POLITICIAN:
         you["teammates"] = [game.players[s] for s in game.corrupt_seats if s != seat]
-        if game.step is Step.HIDDEN:
+        if game.step is Step.HIDDEN and seat in game.to_act:  # free Corrupt only
             you["team_choices"] = {
                 game.players[s]: (game.pending[s].to_wire() if s in game.pending else None)
                 for s in game.corrupt_seats
