@@ -11,15 +11,16 @@ import random
 from collections.abc import Sequence
 
 from ..rules.actions import Action
-from ..rules.game import _ACTION_BY_KIND, Choice
+from ..rules.game import Choice
 
 
 def random_action(choices: Sequence[Choice], player: str, rng: random.Random) -> Action:
     """Draw one legal action for ``player`` from ``choices`` (which must not be empty)."""
     choice = choices[0] if len(choices) == 1 else rng.choice(choices)
-    cls = _ACTION_BY_KIND[choice.action]
     if choice.pick:
-        members = tuple(rng.sample(choice.options["members"], choice.pick))
-        return cls(player=player, members=members)  # type: ignore[no-any-return]
-    fields = {name: rng.choice(values) for name, values in choice.options.items()}
-    return cls(player=player, **fields)  # type: ignore[no-any-return]
+        return choice.build(
+            player, members=tuple(rng.sample(choice.options["members"], choice.pick))
+        )
+    return choice.build(
+        player, **{name: rng.choice(values) for name, values in choice.options.items()}
+    )

@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from .actions import (
+    ACTION_TYPES,
     HOST,
     Action,
     AutoJail,
@@ -149,16 +150,21 @@ class Choice(msgspec.Struct, frozen=True):
             return math.comb(len(self.options["members"]), self.pick)
         return math.prod(len(values) for values in self.options.values())
 
+    def build(self, player: str, **fields: Any) -> Action:
+        """The action of this choice for ``player`` with these field values (unchecked)."""
+        cls: Any = ACTION_TYPES[self.action]
+        action: Action = cls(player=player, **fields)
+        return action
+
     def actions(self, player: str) -> Iterator[Action]:
         """Every distinct action of this choice, for ``player``."""
-        cls = _ACTION_BY_KIND[self.action]
         if self.pick:
             for members in combinations(self.options["members"], self.pick):
-                yield cls(player=player, members=members)
+                yield self.build(player, members=members)
             return
         names = list(self.options)
         for values in product(*(self.options[name] for name in names)):
-            yield cls(player=player, **dict(zip(names, values, strict=True)))
+            yield self.build(player, **dict(zip(names, values, strict=True)))
 
 
 def _illegal(code: str, rule: str, message: str) -> IllegalActionError:
@@ -1191,26 +1197,6 @@ def _check_deck(deck: Sequence[str], full: tuple[str, ...]) -> list[str]:
     return cards
 
 
-_ACTION_BY_KIND: dict[str, type[Any]] = {
-    cls.kind: cls
-    for cls in (
-        Protect,
-        Investigate,
-        Corrupt,
-        AutoJail,
-        Ready,
-        Stand,
-        Elect,
-        PickProject,
-        PickCommittee,
-        CommitteeVote,
-        EndDiscussion,
-        Witness,
-        WitnessVote,
-        ForcedJailVote,
-        JailVote,
-    )
-}
 _ACCEPTS: dict[Step, frozenset[type[BaseAction]]] = {
     step: frozenset(spec.accepts) for step, spec in STEPS.items()
 }
