@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from korapsyon.bots.random_bot import random_action
 from korapsyon.record import summarize
-from korapsyon.rules import CARDS, HOST, Action, Game, Role, Ruleset, Step
+from korapsyon.rules import CARDS, HOST, Action, Game, Role, Ruleset, Step, Team
 from korapsyon.rules import events as ev
 from korapsyon.rules.actions import (
     ACTION_TYPES,
@@ -1023,6 +1023,10 @@ _FIELDS = {
     "jail": "optional_bool",
     "card": "card",
     "members": "members",
+    "claim": "claim",
+    "role": "role",
+    "aligned": "aligned",
+    "kickback": "optional_bool",
 }
 
 
@@ -1035,6 +1039,12 @@ def _value(field: str, game: Game, rng: random.Random) -> Any:
         return rng.random() < 0.5
     if kind == "optional_bool":
         return rng.choice((None, False, True))
+    if kind == "claim":
+        return rng.choice(("role", "audit", "investigation", "suspect", "trust"))
+    if kind == "role":
+        return rng.choice((None, *Role))
+    if kind == "aligned":
+        return rng.choice((None, Team.GOOD, Team.BAD))
     if kind == "card":
         return rng.choice([*CARDS, "S9", "", *(game.offered or ())])
     size = rng.choice((game.committee_size, game.committee_size, 0, 1, 2, 3, 5, 7, 9))

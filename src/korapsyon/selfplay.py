@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from .bots.random_bot import random_action
-from .rules.actions import HOST, EndDiscussion
+from .rules.actions import HOST, EndDiscussion, Witness
 from .rules.game import Game
 from .rules.ruleset import Ruleset
 from .rules.steps import Step
@@ -47,7 +47,7 @@ def play_random(
         if game.step is Step.DISCUSSION:
             omb = game.ombudsperson
             if omb is not None and game.witness_available(omb) and rng.random() < witness:
-                apply(random_action(game.choices(names[omb]), names[omb], rng))
+                apply(Witness(player=names[omb]))
                 continue
             apply(EndDiscussion(player=HOST))
             continue

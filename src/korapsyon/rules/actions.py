@@ -8,11 +8,12 @@ timer (R-72).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, Literal, TypeAlias
 
 import msgspec
 
 from .errors import MalformedError
+from .roles import Role, Team
 
 HOST = "@host"
 """The actor name of the host in records (``"player": "@host"``)."""
@@ -140,6 +141,27 @@ class Witness(BaseAction, frozen=True, tag="witness"):
     kind = "witness"
 
 
+ClaimKind: TypeAlias = Literal["role", "audit", "investigation", "suspect", "trust"]
+
+
+class Claim(BaseAction, frozen=True, tag="claim"):
+    """A public claim made in the discussion: talk, with no effect on the rules, and
+    possibly false (a record-format extension, docs/RECORDS.md).
+
+    ``role``: "I am the <role>" · ``audit``: "I am the COA: the last project had a
+    kickback: yes/no" (``kickback``) · ``investigation``: "I am the Ombudsperson: <target>
+    is Good/Bad aligned" (``aligned``) · ``suspect`` / ``trust``: "I suspect / trust
+    <target>".
+    """
+
+    kind = "claim"
+    claim: ClaimKind
+    target: str | None = None
+    role: Role | None = None
+    aligned: Team | None = None
+    kickback: bool | None = None
+
+
 class WitnessVote(BaseAction, frozen=True, tag="witness_vote"):
     """R-35: yes (true) / no (false) / abstain (null) on jailing the named player."""
 
@@ -174,6 +196,7 @@ Action: TypeAlias = (
     | CommitteeVote
     | EndDiscussion
     | Witness
+    | Claim
     | WitnessVote
     | ForcedJailVote
     | JailVote
@@ -194,6 +217,7 @@ ACTION_TYPES: dict[str, type[BaseAction]] = {
         CommitteeVote,
         EndDiscussion,
         Witness,
+        Claim,
         WitnessVote,
         ForcedJailVote,
         JailVote,

@@ -227,6 +227,17 @@ class WitnessTestimony(BaseEvent, frozen=True, tag="witness_testimony"):
     player: str
 
 
+class ClaimMade(BaseEvent, frozen=True, tag="claim_made"):
+    """A public claim in the discussion (no rules effect; possibly false)."""
+
+    player: str
+    claim: str
+    target: str | None
+    role: Role | None
+    aligned: Team | None
+    kickback: bool | None
+
+
 class ForcedVoteCalled(BaseEvent, frozen=True, tag="forced_vote_called"):
     """R-25 step 6 (forced_vote): this Year's jail vote is a yes/no vote on ``player``."""
 
@@ -308,6 +319,7 @@ Event: TypeAlias = (
     | Kickback
     | DiscussionOpened
     | WitnessTestimony
+    | ClaimMade
     | ForcedVoteCalled
     | JailingBlocked
     | PlayerJailed

@@ -33,6 +33,7 @@ from .actions import (
     Action,
     AutoJail,
     BaseAction,
+    Claim,
     CommitteeVote,
     Corrupt,
     Elect,
@@ -60,6 +61,7 @@ from .events import (
     AutoJailUsed,
     BaseEvent,
     Candidates,
+    ClaimMade,
     CoaMuted,
     CommitteeNamed,
     DiscussionOpened,
@@ -373,6 +375,25 @@ class Game:
         # JAIL_VOTE, JAIL_RUNOFF
         return [Choice("jail_vote", {"target": nobody + self._names(self.candidates)})]
 
+    def claim_choices(self, player: str) -> list[Choice]:
+        """The claims ``player`` may make now: talk in the discussion, kept apart from the
+        game's decisions (:meth:`choices`). Empty outside the discussion, for inactive
+        players and for a COA silenced by Suhol (R-35)."""
+        seat = self._index.get(player)
+        if self.step is not Step.DISCUSSION or seat is None or self._claim_refusal(seat):
+            return []
+        others = tuple(name for s, name in enumerate(self.players) if s != seat)
+        return [
+            Choice("claim", {"claim": ("role",), "role": tuple(Role)}),
+            Choice("claim", {"claim": ("audit",), "kickback": (False, True)}),
+            Choice(
+                "claim",
+                {"claim": ("investigation",), "target": others, "aligned": (Team.GOOD, Team.BAD)},
+            ),
+            Choice("claim", {"claim": ("suspect",), "target": others}),
+            Choice("claim", {"claim": ("trust",), "target": others}),
+        ]
+
     def legal_actions(self, player: str) -> LegalActions:
         """Every action ``player`` may take now (lazy; supports ``in``, ``len``, iteration)."""
         return LegalActions(self, player)
@@ -442,6 +463,19 @@ class Game:
             self._after_discussion()
         elif isinstance(action, Witness):
             self._witness(seat, action)
+        elif isinstance(action, Claim):
+            events.append(
+                ClaimMade(
+                    self.year,
+                    EVERYONE,
+                    action.player,
+                    action.claim,
+                    action.target,
+                    action.role,
+                    action.aligned,
+                    action.kickback,
+                )
+            )
         else:
             pending = self.pending
             pending[seat] = action
@@ -594,6 +628,39 @@ class Game:
         refusal = self._witness_refusal(seat)
         if refusal is not None:
             raise _illegal("witness_unavailable", "R-35", refusal)
+
+    def _check_claim(self, seat: int, action: Claim) -> None:
+        refusal = self._claim_refusal(seat)
+        if refusal is not None:
+            raise _illegal(*refusal)
+        kind = action.claim
+        needs = _CLAIM_FIELDS[kind]
+        given = {
+            name
+            for name in ("target", "role", "aligned", "kickback")
+            if getattr(action, name) is not None
+        }
+        if given != needs:
+            raise _illegal(
+                "bad_claim",
+                "R-35",
+                f"a {kind} claim names {', '.join(sorted(needs)) or 'nothing else'}",
+            )
+        if action.target is not None:
+            target = self._index.get(action.target)
+            if target is None:
+                raise _illegal("unknown_player", "R-35", f"no player named {action.target!r}")
+            if target == seat:
+                raise _illegal("self_target", "R-35", "a claim about another player")
+
+    def _claim_refusal(self, seat: int) -> tuple[str, str, str] | None:
+        if seat == HOST_SEAT:
+            return ("not_your_turn", "R-35", "the host makes no claims")
+        if self.status[seat] != ACTIVE:
+            return ("not_your_turn", "R-35", f"{self.players[seat]} is not active")
+        if seat == self.coa and self.coa_muted:
+            return ("muted", "R-35", "the COA was silenced by Suhol this Year")
+        return None
 
     def _witness_refusal(self, seat: int) -> str | None:
         if self.step is not Step.DISCUSSION:
@@ -1131,6 +1198,7 @@ class LegalActions:
     def __contains__(self, action: object) -> bool:
         return (
             isinstance(action, BaseAction)
+            and not isinstance(action, Claim)  # claims are talk: see Game.claim_choices
             and action.player == self._player
             and self._game.is_legal(action)  # type: ignore[arg-type]
         )
@@ -1197,6 +1265,13 @@ def _check_deck(deck: Sequence[str], full: tuple[str, ...]) -> list[str]:
     return cards
 
 
+_CLAIM_FIELDS: dict[str, set[str]] = {
+    "role": {"role"},
+    "audit": {"kickback"},
+    "investigation": {"target", "aligned"},
+    "suspect": {"target"},
+    "trust": {"target"},
+}
 _ACCEPTS: dict[Step, frozenset[type[BaseAction]]] = {
     step: frozenset(spec.accepts) for step, spec in STEPS.items()
 }
@@ -1220,6 +1295,7 @@ _CHECKS: dict[type[Any], Any] = {
     CommitteeVote: Game._check_actor,
     EndDiscussion: Game._check_end_discussion,
     Witness: Game._check_witness,
+    Claim: Game._check_claim,
     WitnessVote: Game._check_actor,
     ForcedJailVote: Game._check_actor,
     JailVote: Game._check_jail_vote,

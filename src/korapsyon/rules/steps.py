@@ -20,6 +20,7 @@ from enum import StrEnum
 from .actions import (
     AutoJail,
     BaseAction,
+    Claim,
     CommitteeVote,
     Corrupt,
     Elect,
@@ -142,7 +143,7 @@ STEPS: dict[Step, StepSpec] = {
             Step.DISCUSSION,
             "R-35",
             Actors.HOST,
-            (EndDiscussion, Witness),
+            (EndDiscussion, Witness, Claim),
             (Step.WITNESS_VOTE, *_JAIL),
             "Discussion",
         ),

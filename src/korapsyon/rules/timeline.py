@@ -15,6 +15,7 @@ from .events import (
     AutoJailUsed,
     BaseEvent,
     Candidates,
+    ClaimMade,
     CoaMuted,
     CommitteeNamed,
     DiscussionOpened,
@@ -199,6 +200,8 @@ def describe(event: BaseEvent) -> str | None:
             return f"Kickback from {event.card}: +{event.amount} to the Corruption Fund."
         case DiscussionOpened():
             return "Discussion is open."
+        case ClaimMade():
+            return _claim_text(event)
         case WitnessTestimony():
             return f"A witness has testified that {event.player} is Bad aligned."
         case ForcedVoteCalled():
@@ -223,6 +226,23 @@ def describe(event: BaseEvent) -> str | None:
         case GameOver():
             return outcome_text(event.winner, event.reason)
     return None
+
+
+def _claim_text(event: ClaimMade) -> str:
+    who = event.player
+    if event.claim == "role" and event.role is not None:
+        return f"{who} claims to be {_article(event.role)} {event.role.title}."
+    if event.claim == "audit":
+        flag = "yes" if event.kickback else "no"
+        return f"{who} claims, as the COA: last Year's project had a kickback: {flag}."
+    if event.claim == "investigation" and event.aligned is not None:
+        return (
+            f"{who} claims, as the Ombudsperson: {event.target} is "
+            f"{event.aligned.value.title()} aligned."
+        )
+    if event.claim == "suspect":
+        return f"{who} suspects {event.target}."
+    return f"{who} trusts {event.target}."
 
 
 def _article(role: Role) -> str:

@@ -31,7 +31,7 @@ from .events import (
     WitnessTestimony,
     audience_to_wire,
 )
-from .game import Game
+from .game import Choice, Game
 from .roles import Role
 from .script import script_line
 from .steps import STEPS, Step
@@ -275,14 +275,8 @@ def _you(game: Game, seat: int, scan: _Scan) -> dict[str, Any]:
         "status": game.status[seat],
         "to_act": seat in game.to_act,
         "submitted": None if pending is None else pending.to_wire(),
-        "choices": [
-            {
-                "action": c.action,
-                "options": {k: list(v) for k, v in c.options.items()},
-                "pick": c.pick,
-            }
-            for c in game.choices(name)
-        ],
+        "choices": [_choice(c) for c in game.choices(name)],
+        "claims": [_choice(c) for c in game.claim_choices(name)],
         "investigation": scan.investigation,
         "audit": scan.audit,
         "muted": scan.muted,
@@ -301,6 +295,14 @@ def _you(game: Game, seat: int, scan: _Scan) -> dict[str, Any]:
         year, last = game.last_protected
         you["last_protected"] = _name(game, last) if year == game.year - 1 else None
     return you
+
+
+def _choice(choice: Choice) -> dict[str, Any]:
+    return {
+        "action": choice.action,
+        "options": {field: list(values) for field, values in choice.options.items()},
+        "pick": choice.pick,
+    }
 
 
 def _name(game: Game, seat: int | None) -> str | None:
