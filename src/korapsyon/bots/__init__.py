@@ -1,1 +1,63 @@
-"""Players that are not people: agents choose an action from the choices they are offered."""
+"""Players that are not people: agents that play a seat through that seat's view.
+
+* :mod:`.agent` - the agent interface (observe events, act on a prompt) and the in-process
+  driver :func:`~.agent.play`;
+* :mod:`.random_bot` - uniformly random legal actions;
+* :mod:`.heuristic` - the default bot, which plays every role sensibly;
+* :mod:`.text` - a plain-text rendering of a view, for language-model agents.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from ..rules.game import Game
+from ..rules.roles import Role
+from .agent import Agent, Prompt, play, prompt_for
+from .heuristic import Board, HeuristicAgent
+from .random_bot import RandomAgent
+
+BOT_KINDS = ("heuristic", "random", "mix")
+
+
+def seat_agents(
+    game: Game, kind: str | Callable[[int, Role], str], seed: int | str
+) -> dict[str, Agent]:
+    """An agent for every seat of ``game``.
+
+    ``kind`` is ``heuristic``, ``random`` or ``mix`` (each seat drawn 50/50 from the seed),
+    or a function (seat, role) -> ``heuristic`` | ``random``. Heuristic agents of one game
+    share one public :class:`Board` (it only ever reads public events). Each agent's own
+    randomness is seeded from ``seed`` and its seat.
+    """
+    board = Board()
+    agents: dict[str, Agent] = {}
+    mixer = random.Random(f"{seed}/mix")
+    for seat, name in enumerate(game.players):
+        if callable(kind):
+            chosen = kind(seat, game.roles[seat])
+        elif kind == "mix":
+            chosen = "heuristic" if mixer.random() < 0.5 else "random"
+        else:
+            chosen = kind
+        if chosen == "heuristic":
+            agents[name] = HeuristicAgent(f"{seed}/{seat}", board)
+        elif chosen == "random":
+            agents[name] = RandomAgent(f"{seed}/{seat}")
+        else:
+            raise ValueError(f"unknown bot kind {chosen!r}; choose from {', '.join(BOT_KINDS)}")
+    return agents
+
+
+__all__ = [
+    "BOT_KINDS",
+    "Agent",
+    "Board",
+    "HeuristicAgent",
+    "Prompt",
+    "RandomAgent",
+    "play",
+    "prompt_for",
+    "seat_agents",
+]

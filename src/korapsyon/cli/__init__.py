@@ -7,6 +7,7 @@ import click
 from .bench import bench
 from .play import play
 from .replay import replay
+from .simulate import simulate
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -18,3 +19,4 @@ def main() -> None:
 main.add_command(play)
 main.add_command(replay)
 main.add_command(bench)
+main.add_command(simulate)

@@ -27,6 +27,9 @@ class MalformedError(KorapsyonError):
         self.message = message
         super().__init__(f"{rule} {message}" if rule else message)
 
+    def __reduce__(self) -> tuple[type[MalformedError], tuple[str], dict[str, str | None]]:
+        return (type(self), (self.message,), {"rule": self.rule})
+
 
 class IllegalActionError(KorapsyonError):
     """An action the rules refuse right now. ``code`` is stable, ``rule`` is an R-xx id."""
@@ -36,3 +39,6 @@ class IllegalActionError(KorapsyonError):
         self.rule = rule
         self.message = message
         super().__init__(f"{rule} {code}: {message}")
+
+    def __reduce__(self) -> tuple[type[IllegalActionError], tuple[str, str, str]]:
+        return (type(self), (self.code, self.rule, self.message))

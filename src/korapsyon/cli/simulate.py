@@ -1,0 +1,144 @@
+"""``korapsyon simulate``: play many bot games on all cores and report the balance."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from .terminal import say
+
+
+def _player_counts(text: str) -> tuple[int, ...]:
+    counts: list[int] = []
+    for part in text.split(","):
+        low, _, high = part.strip().partition("-")
+        counts += range(int(low), int(high or low) + 1)
+    if not counts or any(not 5 <= n <= 20 for n in counts):
+        raise click.BadParameter(f"player counts run from 5 to 20, not {text!r}")
+    return tuple(sorted(set(counts)))
+
+
+@click.command()
+@click.option(
+    "--players",
+    "players_text",
+    default="9-16",
+    show_default=True,
+    help="Player counts: 13, 9-16 or 9,11,13.",
+)
+@click.option(
+    "--games",
+    default=200,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Games per player count.",
+)
+@click.option(
+    "--bots",
+    type=click.Choice(["heuristic", "random", "mix"]),
+    default="heuristic",
+    show_default=True,
+    help="Who plays: heuristic bots, random bots, or a 50/50 mix.",
+)
+@click.option(
+    "--rule",
+    "rules",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A ruleset option, e.g. auto_jail_mode=forced_vote (repeatable).",
+)
+@click.option(
+    "--composition",
+    default=None,
+    metavar="ROLE=N,...",
+    help="Roles instead of the R-02 table, e.g. gp=2,cp=3,lawyer=1,omb=1,coa=1 "
+    "(Citizens fill the other seats).",
+)
+@click.option(
+    "--workers",
+    default=None,
+    type=click.IntRange(1),
+    help="Worker processes (default: every core).",
+)
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder for summary.json and balance.png (and records/ with --records).",
+)
+@click.option("--records", is_flag=True, help="Also write every game's record to OUT/records/.")
+def simulate(
+    *,
+    players_text: str,
+    games: int,
+    bots: str,
+    rules: tuple[str, ...],
+    composition: str | None,
+    workers: int | None,
+    seed: int,
+    out: Path | None,
+    records: bool,
+) -> None:
+    """Simulate bot games and print, per player count, Good's win rate (95% CI), win
+    reasons, game length and ability use."""
+    from ..sim import chart, stats
+    from ..sim.runner import SimConfig, parse_composition, parse_rules
+    from ..sim.runner import simulate as run
+
+    players = _player_counts(players_text)
+    if records and out is None:
+        raise click.UsageError("--records needs --out DIR")
+    try:
+        ruleset = parse_rules(rules)
+        roles = parse_composition(composition) if composition else None
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    config = SimConfig(players, games, bots, ruleset, seed, roles, records)
+    total = games * len(players)
+    started = time.perf_counter()
+    with click.progressbar(
+        length=total, label="simulating", file=sys.stderr, show_pos=True, show_eta=True
+    ) as bar:
+        try:
+            results = run(config, workers, bar.update)
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+    elapsed = time.perf_counter() - started
+    summary = stats.summarise(results)
+    say(stats.table(summary))
+    say(f"{total} games in {elapsed:.1f} s ({total / elapsed:.0f} games/s)")
+    if out is None:
+        return
+    out.mkdir(parents=True, exist_ok=True)
+    report = {
+        "config": {
+            "players": list(players),
+            "games": games,
+            "bots": bots,
+            "ruleset": ruleset.to_wire(),
+            "composition": None if roles is None else {r.value: n for r, n in roles},
+            "seed": seed,
+        },
+        "seconds": elapsed,
+        "by_players": {str(n): s for n, s in summary.items()},
+    }
+    (out / "summary.json").write_text(json.dumps(report, indent=1) + "\n")
+    title = f"{bots} bots, {games} games per player count"
+    if ruleset.to_wire() or roles:
+        title += f" ({composition or ''} {' '.join(rules)})".replace("( ", "(")
+    chart.draw(summary, out / "balance.png", title)
+    if records:
+        folder = out / "records"
+        folder.mkdir(exist_ok=True)
+        for result in results:
+            assert result.record is not None
+            (folder / f"{result.players}p-{result.index:05d}.json").write_bytes(result.record)
+    say(
+        f"wrote {out / 'summary.json'} and {out / 'balance.png'}"
+        + (f" and {len(results)} records in {out / 'records'}" if records else "")
+    )

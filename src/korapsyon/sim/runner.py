@@ -1,0 +1,169 @@
+"""Run bot games for the simulator: one game from (config, player count, index), and many
+games on all cores. A game's seed depends only on the run's seed, the player count and the
+game's index, so results do not depend on how games are spread over workers."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots import seat_agents
+from ..bots.agent import play
+from ..record import record_of, write_record
+from ..rules import events as ev
+from ..rules.game import Game
+from ..rules.roles import Role
+from ..rules.ruleset import Ruleset, check_custom_roles, default_roles
+from ..selfplay import table
+
+CHUNK = 25  # games per task sent to a worker
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    """What to simulate. ``composition`` maps roles to counts (Citizens fill the rest);
+    None means the R-02 table."""
+
+    players: tuple[int, ...]
+    games: int
+    bots: str = "heuristic"
+    ruleset: Ruleset = field(default_factory=Ruleset)
+    seed: int = 0
+    composition: tuple[tuple[Role, int], ...] | None = None
+    records: bool = False
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """What the statistics need from one game (and its record, if asked for)."""
+
+    players: int
+    index: int
+    seed: int
+    winner: str
+    reason: str
+    years: int
+    tokhang: int
+    auto_jail: int
+    suhol: int
+    witness: int
+    record: bytes | None = None
+
+
+def game_seed(seed: int, players: int, index: int) -> int:
+    return random.Random(f"korapsyon-sim/{seed}/{players}/{index}").getrandbits(62)
+
+
+def deal(config: SimConfig, players: int, rng: random.Random) -> list[Role] | None:
+    """The roles of a custom composition, shuffled; None for the R-02 deal."""
+    if config.composition is None:
+        return None
+    roles: list[Role] = []
+    for role, count in config.composition:
+        roles += [role] * count
+    if len(roles) > players:
+        raise ValueError(f"the composition has {len(roles)} roles for {players} seats")
+    roles += [Role.CITIZEN] * (players - len(roles))
+    check_custom_roles(roles)
+    rng.shuffle(roles)
+    return roles
+
+
+def play_one(config: SimConfig, players: int, index: int) -> GameResult:
+    """Play game ``index`` of the ``players``-seat table of a run."""
+    seed = game_seed(config.seed, players, index)
+    rng = random.Random(seed)
+    game = Game(table(players), roles=deal(config, players, rng), seed=seed, ruleset=config.ruleset)
+    play(game, seat_agents(game, config.bots, seed), rng)
+    assert game.outcome is not None
+    counts = dict.fromkeys((ev.TokhangPaid, ev.AutoJailUsed, ev.SuholPaid, ev.WitnessTestimony), 0)
+    for event in game.events:
+        kind = type(event)
+        if kind in counts:
+            counts[kind] += 1
+    return GameResult(
+        players,
+        index,
+        seed,
+        game.outcome.winner,
+        game.outcome.reason,
+        game.year,
+        counts[ev.TokhangPaid],
+        counts[ev.AutoJailUsed],
+        counts[ev.SuholPaid],
+        counts[ev.WitnessTestimony],
+        write_record(record_of(game)) if config.records else None,
+    )
+
+
+def _play_chunk(config: SimConfig, players: int, start: int, stop: int) -> list[GameResult]:
+    return [play_one(config, players, i) for i in range(start, stop)]
+
+
+def _tasks(config: SimConfig) -> Iterator[tuple[int, int, int]]:
+    for players in config.players:
+        for start in range(0, config.games, CHUNK):
+            yield players, start, min(start + CHUNK, config.games)
+
+
+def simulate(
+    config: SimConfig,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[GameResult]:
+    """Every game of the run, ordered by player count then index. ``progress`` is called
+    with the number of games just finished."""
+    workers = workers or os.cpu_count() or 1
+    tasks = list(_tasks(config))
+    results: list[GameResult] = []
+    if workers == 1:
+        for players, start, stop in tasks:
+            chunk = _play_chunk(config, players, start, stop)
+            results += chunk
+            if progress:
+                progress(len(chunk))
+        return results
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(_play_chunk, config, *task) for task in tasks]
+        for future in futures:
+            chunk = future.result()
+            results += chunk
+            if progress:
+                progress(len(chunk))
+    return results
+
+
+def parse_composition(text: str) -> tuple[tuple[Role, int], ...]:
+    """``gp=2,cp=3,lawyer=1,ombudsperson=1,coa=1`` (Citizens fill the remaining seats)."""
+    aliases = {"gp": Role.GOOD_POLITICIAN, "cp": Role.CORRUPT_POLITICIAN, "omb": Role.OMBUDSPERSON}
+    out: list[tuple[Role, int]] = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, _, value = part.partition("=")
+        role = aliases.get(key.strip()) or Role(key.strip())
+        out.append((role, int(value)))
+    return tuple(out)
+
+
+def parse_rules(pairs: Sequence[str]) -> Ruleset:
+    """``key=value`` options as a Ruleset (values read as JSON where they can be)."""
+    import json
+
+    data: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise ValueError(f"--rule takes key=value, not {pair!r}")
+        try:
+            data[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            data[key.strip()] = value
+    return Ruleset.from_wire(data)
+
+
+def default_composition(players: int) -> dict[str, int]:
+    roles = default_roles(players)
+    return {role.value: roles.count(role) for role in Role}

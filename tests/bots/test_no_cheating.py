@@ -1,0 +1,103 @@
+"""Bots play only through their seat's view: a bot given the view of a game that differs
+only in facts hidden from it makes the same choices, with the same seed."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from korapsyon.bots import HeuristicAgent, seat_agents
+from korapsyon.bots.agent import Agent, Prompt, play, prompt_for
+from korapsyon.rules import Game, Role
+from korapsyon.rules.actions import Action, JailVote
+from korapsyon.rules.steps import Step
+from tests.hidden_variants import hidden_state, random_setup, side_by_side, variation_for
+
+AgentFactory = Callable[[Game, str], Agent]
+
+
+def _asks(game: Game, name: str) -> Prompt | None:
+    """The prompt the seat would get now, if it has something to decide."""
+    if game.outcome is not None:
+        return None
+    if game.step is Step.DISCUSSION:
+        seat = game.seat(name)
+        return prompt_for(game, name, optional=True) if game.is_active(seat) else None
+    if game.seat(name) in game.waiting_for:
+        return prompt_for(game, name)
+    return None
+
+
+def _decisions_agree(make: AgentFactory, games: int) -> tuple[int, int]:
+    """Compare one seat's bot in A and B over ``games`` pairs of heuristic games.
+    Returns (decisions compared, of which with hidden facts differing)."""
+    compared = differing = 0
+    for seed in range(games):
+        rng = random.Random(5000 + seed)
+        a = random_setup(seed)
+        play(a, seat_agents(a, "heuristic", seed), random.Random(seed))
+        variation = variation_for(a, rng)
+        if variation.viewer is None:
+            variation.viewer = rng.randrange(len(a.players))
+        name = a.players[variation.viewer]
+        bot_a, bot_b = make(a, name), make(a, name)
+        for moment in side_by_side(a, variation, rng):
+            bot_a.observe(moment.seen_a)
+            bot_b.observe(moment.seen_b)
+            if not moment.same_public_state:
+                continue
+            prompt_a, prompt_b = _asks(moment.a, name), _asks(moment.b, name)
+            if prompt_a is None or prompt_b is None:
+                continue
+            chosen_a: Action | None = bot_a.act(prompt_a)
+            chosen_b: Action | None = bot_b.act(prompt_b)
+            assert chosen_a == chosen_b, (seed, variation, len(moment.a.actions))
+            compared += 1
+            differing += hidden_state(moment.a) != hidden_state(moment.b)
+    return compared, differing
+
+
+def test_heuristic_bot_decides_only_on_what_its_seat_may_see() -> None:
+    """60 pairs of heuristic games (9-16 players, both variants), any seat."""
+    compared, differing = _decisions_agree(lambda game, name: HeuristicAgent(f"bot/{name}"), 60)
+    assert differing >= 300, (compared, differing)  # the check has bite
+
+
+class _PeekingAgent(HeuristicAgent):
+    """A cheat: in jail votes it names a Corrupt Politician it cannot know about, read
+    from ``true_roles`` (which the test fills with the game's real deal)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"bot/{name}")
+        self.true_roles: dict[str, Role] = {}
+
+    def act(self, prompt: Prompt) -> Action | None:
+        if prompt.step is Step.JAIL_VOTE:
+            for target in prompt.choices[0].options["target"]:
+                if target is not None and self.true_roles[target] is Role.CORRUPT_POLITICIAN:
+                    return JailVote(player=prompt.player, target=target)
+        return super().act(prompt)
+
+
+def test_the_harness_catches_a_bot_that_peeks() -> None:
+    """The same comparison fails a bot that reads hidden roles."""
+    for seed in range(40):
+        rng = random.Random(5000 + seed)
+        a = random_setup(seed)
+        play(a, seat_agents(a, "heuristic", seed), random.Random(seed))
+        variation = variation_for(a, rng)
+        if variation.viewer is None or variation.swap is None:
+            continue
+        name = a.players[variation.viewer]
+        bot_a, bot_b = _PeekingAgent(name), _PeekingAgent(name)
+        for moment in side_by_side(a, variation, rng):
+            bot_a.observe(moment.seen_a)
+            bot_b.observe(moment.seen_b)
+            prompt_a, prompt_b = _asks(moment.a, name), _asks(moment.b, name)
+            if not moment.same_public_state or prompt_a is None or prompt_b is None:
+                continue
+            bot_a.true_roles = dict(zip(moment.a.players, moment.a.roles, strict=True))
+            bot_b.true_roles = dict(zip(moment.b.players, moment.b.roles, strict=True))
+            if bot_a.act(prompt_a) != bot_b.act(prompt_b):
+                return  # caught
+    raise AssertionError("a bot that reads hidden roles went unnoticed")
