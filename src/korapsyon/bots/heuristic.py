@@ -596,12 +596,20 @@ class HeuristicAgent:
         candidates = self._seats(prompt.choices[0].options["candidate"])
         if not candidates:
             return None
-        mem = self.mem
+        mem, board = self.mem, self.board
         if mem.role is Role.CORRUPT_POLITICIAN:
             mates = [s for s in candidates if s in mem.team or s == mem.seat]
             if mates:
-                return self.board.names[mates[0]]
-        return self.board.names[self._ranked(candidates, most_suspicious=False)[0]]
+                return board.names[mates[0]]
+        # Good voters must not split their votes against a Corrupt bloc: they rank the
+        # candidates the same way (suspicion, a claimed Good Politician first, then seat).
+        scores = self.scores()
+
+        def key(seat: int) -> tuple[float, int]:
+            bonus = -0.5 if board.claimed.get(seat) is Role.GOOD_POLITICIAN else 0.0
+            return (round(scores[seat] + bonus, 1), seat)
+
+        return board.names[min(candidates, key=key)]
 
     def _card(self, prompt: Prompt) -> str:
         small, large = prompt.choices[0].options["card"]
