@@ -33,6 +33,25 @@ def random_play_speed(players: int, games: int, rounds: int = 3) -> PlaySpeed:
     return PlaySpeed(games / best, actions / best, years / games)
 
 
+def heuristic_play_speed(players: int, games: int, rounds: int = 3) -> PlaySpeed:
+    """Full games per second with a heuristic bot in every seat (best of ``rounds``)."""
+    from .bots import seat_agents
+    from .bots.agent import play
+
+    best = float("inf")
+    actions = years = 0
+    for _ in range(rounds):
+        actions = years = 0
+        start = time.perf_counter()
+        for seed in range(games):
+            game = Game(table(players), seed=seed)
+            play(game, seat_agents(game, "heuristic", seed), random.Random(seed))
+            actions += len(game.actions)
+            years += game.year
+        best = min(best, time.perf_counter() - start)
+    return PlaySpeed(games / best, actions / best, years / games)
+
+
 def records_for_bench(players: int, games: int) -> list[tuple[bytes, int]]:
     """Serialised records of random games, with their action counts."""
     out = []

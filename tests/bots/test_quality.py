@@ -7,7 +7,7 @@ import random
 
 from korapsyon.bots import seat_agents
 from korapsyon.bots.agent import play
-from korapsyon.rules import Game, Role
+from korapsyon.rules import Game
 from korapsyon.selfplay import table
 from korapsyon.sim.stats import wilson
 
@@ -18,9 +18,7 @@ def _good_wins(good: str, bad: str) -> int:
     wins = 0
     for seed in range(GAMES):
         game = Game(table(13), seed=seed)
-        agents = seat_agents(
-            game, lambda seat, role: bad if role is Role.CORRUPT_POLITICIAN else good, seed
-        )
+        agents = seat_agents(game, f"{good}:{bad}", seed)
         play(game, agents, random.Random(seed))
         assert game.outcome is not None
         wins += game.outcome.winner == "good"

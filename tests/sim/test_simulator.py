@@ -59,7 +59,14 @@ def test_summary_counts_win_reasons_length_and_abilities() -> None:
 
 
 def test_options_and_compositions_are_read_and_checked() -> None:
-    assert parse_rules(["auto_jail_mode=forced_vote", "max_years=9"]).max_years == 9
+    ruleset, per_count = parse_rules(["auto_jail_mode=forced_vote", "max_years=9"])
+    assert ruleset.max_years == 9 and per_count == ()
+    ruleset, per_count = parse_rules(["max_years=9", "corruption_fund_target=12:19,16:27"])
+    assert ruleset.corruption_fund_target is None
+    assert [(n, r.corruption_fund_target, r.max_years) for n, r in per_count] == [
+        (12, 19, 9),
+        (16, 27, 9),
+    ]
     with pytest.raises(ValueError, match="unknown_option"):
         parse_rules(["unknown_option=1"])
     roles = parse_composition("gp=2,cp=3,omb=1")
@@ -91,6 +98,8 @@ def test_simulate_command_writes_report_chart_and_records(tmp_path: Path) -> Non
             "--records",
             "--rule",
             "auto_jail_mode=forced_vote",
+            "--rule",
+            "corruption_fund_target=13:21",
         ],
     )
     assert result.exit_code == 0, result.output
@@ -106,6 +115,10 @@ def test_simulate_command_writes_report_chart_and_records(tmp_path: Path) -> Non
     assert len(records) == 12
     game, stop = replay(read_record(records[0].read_bytes())[0])
     assert stop is None and game.outcome is not None
+    targets = {
+        r.name[:3]: read_record(r.read_bytes())[0].ruleset.corruption_fund_target for r in records
+    }
+    assert targets == {"9p-": None, "13p": 21}  # the per-count option reached its games
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from .agent import Agent, Prompt, play, prompt_for
 from .heuristic import Board, HeuristicAgent
 from .random_bot import RandomAgent
 
-BOT_KINDS = ("heuristic", "random", "mix")
+BOT_KINDS = ("heuristic", "random", "mix", "heuristic:random", "random:heuristic")
 
 
 def seat_agents(
@@ -27,10 +27,16 @@ def seat_agents(
     """An agent for every seat of ``game``.
 
     ``kind`` is ``heuristic``, ``random`` or ``mix`` (each seat drawn 50/50 from the seed),
+    ``GOOD:BAD`` (e.g. ``heuristic:random``: the Good seats heuristic, the Corrupt random),
     or a function (seat, role) -> ``heuristic`` | ``random``. Heuristic agents of one game
     share one public :class:`Board` (it only ever reads public events). Each agent's own
     randomness is seeded from ``seed`` and its seat.
     """
+    if isinstance(kind, str) and ":" in kind:
+        good, _, bad = kind.partition(":")
+        return seat_agents(
+            game, lambda seat, role: bad if role is Role.CORRUPT_POLITICIAN else good, seed
+        )
     board = Board()
     agents: dict[str, Agent] = {}
     mixer = random.Random(f"{seed}/mix")

@@ -307,9 +307,10 @@ class HeuristicAgent:
                 self.public_seen += 1
                 if self.public_seen > board.seen:
                     board.ingest(event)
-                if isinstance(event, ClaimMade):
-                    self._see_through(event)
-                elif isinstance(event, YearStarted):
+                kind = type(event)
+                if kind is ClaimMade:
+                    self._see_through(event)  # type: ignore[arg-type]
+                elif kind is YearStarted:
                     mem.team_choices = {}
                 continue
             match event:

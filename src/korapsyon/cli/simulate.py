@@ -39,17 +39,18 @@ def _player_counts(text: str) -> tuple[int, ...]:
 )
 @click.option(
     "--bots",
-    type=click.Choice(["heuristic", "random", "mix"]),
+    type=click.Choice(["heuristic", "random", "mix", "heuristic:random", "random:heuristic"]),
     default="heuristic",
     show_default=True,
-    help="Who plays: heuristic bots, random bots, or a 50/50 mix.",
+    help="Who plays: heuristic or random bots, a 50/50 mix, or GOOD:BAD teams.",
 )
 @click.option(
     "--rule",
     "rules",
     multiple=True,
     metavar="KEY=VALUE",
-    help="A ruleset option, e.g. auto_jail_mode=forced_vote (repeatable).",
+    help="A ruleset option, e.g. auto_jail_mode=forced_vote, or per player count, e.g. "
+    "corruption_fund_target=12:19,16:27 (repeatable).",
 )
 @click.option(
     "--composition",
@@ -94,11 +95,11 @@ def simulate(
     if records and out is None:
         raise click.UsageError("--records needs --out DIR")
     try:
-        ruleset = parse_rules(rules)
+        ruleset, per_count = parse_rules(rules)
         roles = parse_composition(composition) if composition else None
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
-    config = SimConfig(players, games, bots, ruleset, seed, roles, records)
+    config = SimConfig(players, games, bots, ruleset, seed, roles, records, per_count)
     total = games * len(players)
     started = time.perf_counter()
     with click.progressbar(
@@ -121,6 +122,7 @@ def simulate(
             "games": games,
             "bots": bots,
             "ruleset": ruleset.to_wire(),
+            "ruleset_by_players": {str(n): r.to_wire() for n, r in per_count},
             "composition": None if roles is None else {r.value: n for r, n in roles},
             "seed": seed,
         },
@@ -129,7 +131,7 @@ def simulate(
     }
     (out / "summary.json").write_text(json.dumps(report, indent=1) + "\n")
     title = f"{bots} bots, {games} games per player count"
-    if ruleset.to_wire() or roles:
+    if rules or roles:
         title += f" ({composition or ''} {' '.join(rules)})".replace("( ", "(")
     chart.draw(summary, out / "balance.png", title)
     if records:

@@ -36,7 +36,7 @@ def draw(stats: dict[int, dict[str, Any]], path: Path, title: str) -> None:
     rates = [stats[n]["good_win_rate"] * 100 for n in counts]
     lows = [(stats[n]["good_win_rate"] - stats[n]["good_win_ci95"][0]) * 100 for n in counts]
     highs = [(stats[n]["good_win_ci95"][1] - stats[n]["good_win_rate"]) * 100 for n in counts]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8), dpi=110)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5.6), dpi=110)
     left.axhspan(45, 55, color="#009E73", alpha=0.15, label="45-55% target band")
     left.errorbar(
         counts,
@@ -52,7 +52,7 @@ def draw(stats: dict[int, dict[str, Any]], path: Path, title: str) -> None:
     left.set_xlabel("players")
     left.set_ylabel("Good wins (%)")
     left.set_title("Good win rate by player count")
-    left.legend(loc="lower right", fontsize=8)
+    left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, fontsize=8)
     bottom = [0.0] * len(counts)
     for reason in REASONS:
         share = [stats[n]["reasons"][reason] * 100 for n in counts]
@@ -63,7 +63,7 @@ def draw(stats: dict[int, dict[str, Any]], path: Path, title: str) -> None:
     right.set_xlabel("players")
     right.set_ylabel("games (%)")
     right.set_title("How games end")
-    right.legend(loc="lower right", fontsize=8)
+    right.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3, fontsize=8)
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path)

@@ -4,8 +4,10 @@ game's index, so results do not depend on how games are spread over workers."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import re
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -25,8 +27,9 @@ CHUNK = 25  # games per task sent to a worker
 
 @dataclass(frozen=True)
 class SimConfig:
-    """What to simulate. ``composition`` maps roles to counts (Citizens fill the rest);
-    None means the R-02 table."""
+    """What to simulate. ``per_count`` overrides the ruleset for some player counts;
+    ``composition`` maps roles to counts (Citizens fill the rest); None means the R-02
+    table."""
 
     players: tuple[int, ...]
     games: int
@@ -35,6 +38,10 @@ class SimConfig:
     seed: int = 0
     composition: tuple[tuple[Role, int], ...] | None = None
     records: bool = False
+    per_count: tuple[tuple[int, Ruleset], ...] = ()
+
+    def ruleset_for(self, players: int) -> Ruleset:
+        return dict(self.per_count).get(players, self.ruleset)
 
 
 @dataclass(frozen=True)
@@ -77,7 +84,12 @@ def play_one(config: SimConfig, players: int, index: int) -> GameResult:
     """Play game ``index`` of the ``players``-seat table of a run."""
     seed = game_seed(config.seed, players, index)
     rng = random.Random(seed)
-    game = Game(table(players), roles=deal(config, players, rng), seed=seed, ruleset=config.ruleset)
+    game = Game(
+        table(players),
+        roles=deal(config, players, rng),
+        seed=seed,
+        ruleset=config.ruleset_for(players),
+    )
     play(game, seat_agents(game, config.bots, seed), rng)
     assert game.outcome is not None
     counts = dict.fromkeys((ev.TokhangPaid, ev.AutoJailUsed, ev.SuholPaid, ev.WitnessTestimony), 0)
@@ -148,20 +160,37 @@ def parse_composition(text: str) -> tuple[tuple[Role, int], ...]:
     return tuple(out)
 
 
-def parse_rules(pairs: Sequence[str]) -> Ruleset:
-    """``key=value`` options as a Ruleset (values read as JSON where they can be)."""
-    import json
-
-    data: dict[str, Any] = {}
+def parse_rules(
+    pairs: Sequence[str], players: Sequence[int] = ()
+) -> tuple[Ruleset, tuple[tuple[int, Ruleset], ...]]:
+    """``key=value`` options as a Ruleset (values read as JSON where they can be), and the
+    per-player-count rulesets of ``key=N:value,N:value`` options."""
+    base: dict[str, Any] = {}
+    per_count: dict[int, dict[str, Any]] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep:
             raise ValueError(f"--rule takes key=value, not {pair!r}")
-        try:
-            data[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            data[key.strip()] = value
-    return Ruleset.from_wire(data)
+        key = key.strip()
+        if re.fullmatch(r"\d+:[^,]+(,\d+:[^,]+)*", value):
+            for item in value.split(","):
+                count, _, one = item.partition(":")
+                per_count.setdefault(int(count), {})[key] = _json(one)
+        else:
+            base[key] = _json(value)
+    ruleset = Ruleset.from_wire(base)
+    extra = tuple(
+        (count, Ruleset.from_wire({**base, **options}))
+        for count, options in sorted(per_count.items())
+    )
+    return ruleset, extra
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
 
 
 def default_composition(players: int) -> dict[str, int]:
