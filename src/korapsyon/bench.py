@@ -1,4 +1,4 @@
-"""Benchmarks of the engine: random play and record replay (``korapsyon bench``)."""
+"""Benchmarks: games played by bots and record replay (``korapsyon bench``)."""
 
 from __future__ import annotations
 
@@ -18,23 +18,9 @@ class PlaySpeed:
     mean_years: float
 
 
-def random_play_speed(players: int, games: int, rounds: int = 3) -> PlaySpeed:
-    """Full random games per second (best of ``rounds``), one core."""
-    best = float("inf")
-    actions = years = 0
-    for _ in range(rounds):
-        actions = years = 0
-        start = time.perf_counter()
-        for seed in range(games):
-            game = play_random(Game(table(players), seed=seed), random.Random(seed))
-            actions += len(game.actions)
-            years += game.year
-        best = min(best, time.perf_counter() - start)
-    return PlaySpeed(games / best, actions / best, years / games)
-
-
-def heuristic_play_speed(players: int, games: int, rounds: int = 3) -> PlaySpeed:
-    """Full games per second with a heuristic bot in every seat (best of ``rounds``)."""
+def play_speed(players: int, games: int, bots: str, rounds: int = 3) -> PlaySpeed:
+    """Full games per second on one core (best of ``rounds``), every seat played by
+    ``bots``: ``random`` (the self-play driver) or a kind of :func:`bots.seat_agents`."""
     from .bots import seat_agents
     from .bots.agent import play
 
@@ -45,7 +31,10 @@ def heuristic_play_speed(players: int, games: int, rounds: int = 3) -> PlaySpeed
         start = time.perf_counter()
         for seed in range(games):
             game = Game(table(players), seed=seed)
-            play(game, seat_agents(game, "heuristic", seed), random.Random(seed))
+            if bots == "random":
+                play_random(game, random.Random(seed))
+            else:
+                play(game, seat_agents(game, bots, seed), random.Random(seed))
             actions += len(game.actions)
             years += game.year
         best = min(best, time.perf_counter() - start)

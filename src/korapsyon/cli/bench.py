@@ -26,15 +26,15 @@ from .terminal import say
 def bench(players: int, games: int, rounds: int, cli: bool) -> None:
     """Print replay throughput (actions/s) and full games/s with random and heuristic bots,
     on one core."""
-    from ..bench import heuristic_play_speed, random_play_speed, records_for_bench, replay_speed
+    from ..bench import play_speed, records_for_bench, replay_speed
 
     say(f"Python {sys.version.split()[0]}, {players} players, {games} games, best of {rounds}")
-    speed = random_play_speed(players, games, rounds)
+    speed = play_speed(players, games, "random", rounds)
     say(
         f"random play:     {speed.games_per_second:10,.0f} games/s  "
         f"({speed.actions_per_second:,.0f} actions/s, {speed.mean_years:.1f} Years a game)"
     )
-    speed = heuristic_play_speed(players, games, rounds)
+    speed = play_speed(players, games, "heuristic", rounds)
     say(
         f"heuristic bots:  {speed.games_per_second:10,.0f} games/s  "
         f"({speed.actions_per_second:,.0f} actions/s, {speed.mean_years:.1f} Years a game)"
