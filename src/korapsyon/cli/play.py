@@ -1,4 +1,4 @@
-"""``korapsyon play``: play one complete game with random legal moves and print its
+"""``korapsyon play``: play one complete game (random legal moves, or bots) and print its
 timeline Year by Year, as a spectator (or the chosen viewer) would read it."""
 
 from __future__ import annotations
@@ -22,6 +22,13 @@ from .terminal import say
     help="Auto Jail mode (R-25 step 6).",
 )
 @click.option(
+    "--bots",
+    type=click.Choice(["random", "heuristic", "mix", "heuristic:random", "random:heuristic"]),
+    default="random",
+    show_default=True,
+    help="Who plays the seats: random legal moves, or bots (docs/BOTS.md).",
+)
+@click.option(
     "--as",
     "viewer",
     default=None,
@@ -34,7 +41,13 @@ from .terminal import say
     help="Also save the game record to this file.",
 )
 def play(
-    players: int, seed: int | None, variant: str, viewer: str | None, record_path: Path | None
+    *,
+    players: int,
+    seed: int | None,
+    variant: str,
+    bots: str,
+    viewer: str | None,
+    record_path: Path | None,
 ) -> None:
     """Play a random game and print its timeline Year by Year."""
     from ..record import record_of, write_record
@@ -47,11 +60,17 @@ def play(
         seed = random.SystemRandom().randrange(2**32)
     ruleset = Ruleset(auto_jail_mode=variant)  # type: ignore[arg-type]
     game = Game(table(players), seed=seed, ruleset=ruleset)
-    play_random(game, random.Random(seed))
+    if bots == "random":
+        play_random(game, random.Random(seed))
+    else:
+        from ..bots import seat_agents
+        from ..bots.agent import play as play_with
+
+        play_with(game, seat_agents(game, bots, seed), random.Random(seed))
     if viewer is not None and viewer != MODERATOR_VIEWER and viewer not in game.players:
         raise click.BadParameter(f"no player {viewer!r}; seats are {', '.join(game.players)}")
     view = view_for(game, viewer)
-    say(f"Korapsyon - {players} players, seed {seed}, Auto Jail {variant}")
+    say(f"Korapsyon - {players} players, seed {seed}, Auto Jail {variant}, {bots} play")
     current = None
     for entry in view["timeline"]:
         year = entry["year"]
