@@ -45,41 +45,146 @@ View = dict[str, Any]
 
 def view_for(game: Game, who: str | None) -> View:
     """The view of a player (by name), the public (None) or the moderator."""
-    if who is None:
-        return public_view(game)
-    if who == MODERATOR_VIEWER:
-        return moderator_view(game)
-    return player_view(game, who)
+    return ViewTracker(game, who).view()
 
 
 def public_view(game: Game) -> View:
     """What the board screen and spectators see."""
-    view = _shared(game, _scan(game, None, corrupt=False))
-    view["viewer"] = {"kind": "public"}
-    return view
+    return ViewTracker(game, None).view()
 
 
 def player_view(game: Game, name: str) -> View:
     """What the player called ``name`` may know now."""
-    seat = game.seat(name)
-    role = game.roles[seat]
-    corrupt = role is Role.CORRUPT_POLITICIAN
-    scan = _scan(game, seat, corrupt=corrupt)
-    view = _shared(game, scan)
-    view["viewer"] = {"kind": "player", "name": name}
-    view["you"] = _you(game, seat, scan)
-    return view
+    return ViewTracker(game, name).view()
 
 
 def moderator_view(game: Game) -> View:
     """Everything: every role, tracker and night choice, and the script line."""
-    scan = _scan(game, None, corrupt=False, moderator=True)
-    view = _shared(game, scan)
-    view["viewer"] = {"kind": "moderator"}
+    return ViewTracker(game, MODERATOR_VIEWER).view()
+
+
+class ViewTracker:
+    """One viewer's view of a game, kept up to date incrementally.
+
+    The tracker reads each new event of the game once, keeps those its viewer may see
+    (:func:`~korapsyon.rules.events.visible_to`; the moderator sees all) and remembers what
+    they told: the timeline, revealed roles, this Year's results. :meth:`view` is the whole
+    view; :meth:`state` the view without its timeline and :meth:`take_timeline` the entries
+    added since the last call, for a transport that sends only what changed.
+    """
+
+    def __init__(self, game: Game, who: str | None) -> None:
+        self.game = game
+        self.moderator = who == MODERATOR_VIEWER
+        self.name = None if who is None or self.moderator else who
+        self.seat = None if self.name is None else game.seat(self.name)
+        self.corrupt = self.seat is not None and game.roles[self.seat] is Role.CORRUPT_POLITICIAN
+        self.cursor = 0  # events of the game read so far
+        self.timeline: list[dict[str, Any]] = []
+        self.taken = 0  # timeline entries handed out by take_timeline
+        self.revealed: dict[str, str] = {}
+        self.notes: dict[str, tuple[int, Any]] = {}  # this Year's results: (Year, value)
+
+    def update(self) -> None:
+        """Read the events appended since the last update."""
+        events = self.game.events
+        seat, corrupt, moderator = self.seat, self.corrupt, self.moderator
+        players = self.game.players
+        for index in range(self.cursor, len(events)):
+            event = events[index]
+            audience = event.audience
+            if not (
+                moderator
+                or audience == EVERYONE
+                or (audience == seat and seat is not None)
+                or (corrupt and audience == CORRUPT)
+            ):
+                continue
+            self._note(event)
+            text = describe(event)
+            if text is None:
+                continue
+            entry: dict[str, Any] = {"year": event.year, "kind": _kind(event), "text": text}
+            if audience != EVERYONE:
+                entry["private"] = True
+                if moderator:
+                    entry["audience"] = audience_to_wire(audience, players)
+            self.timeline.append(entry)
+        self.cursor = len(events)
+
+    def _note(self, event: BaseEvent) -> None:
+        year = event.year
+        if isinstance(event, PlayerEliminated):
+            if event.role is not None:
+                self.revealed[event.player] = event.role.value
+        elif isinstance(event, GameOver):
+            for name, role in zip(self.game.players, event.roles, strict=True):
+                self.revealed[name] = role.value
+        elif isinstance(event, ProjectVoted):
+            result = {
+                "support": event.support,
+                "oppose": event.oppose,
+                "succeeded": event.succeeded,
+            }
+            self.notes["project_result"] = (year, result)
+        elif isinstance(event, WitnessTestimony):
+            self.notes["witness"] = (year, event.player)
+        elif isinstance(event, InvestigationResult):
+            self.notes["investigation"] = (
+                year,
+                {"target": event.target, "aligned": event.aligned.value},
+            )
+        elif isinstance(event, AuditDelivered):
+            self.notes["audit"] = (year, {"project": event.project, "kickback": event.kickback})
+        elif isinstance(event, CoaMuted):
+            self.notes["muted"] = (year, True)
+
+    def note(self, key: str) -> Any:
+        """This Year's result called ``key`` (None if there is none this Year)."""
+        found = self.notes.get(key)
+        return found[1] if found is not None and found[0] == self.game.year else None
+
+    def shared(self) -> View:
+        """The part of the view every viewer of the game shares: public facts only."""
+        self.update()
+        return _shared(self.game, self)
+
+    def state(self, shared: View | None = None) -> View:
+        """The view without its timeline. ``shared`` may be another tracker's
+        :meth:`shared` for the same game state (it is the same for every viewer)."""
+        self.update()
+        view = dict(shared if shared is not None else _shared(self.game, self))
+        game = self.game
+        if self.moderator:
+            view["viewer"] = {"kind": "moderator"}
+            view["secrets"] = _secrets(game)
+        elif self.name is None:
+            view["viewer"] = {"kind": "public"}
+        else:
+            assert self.seat is not None
+            view["viewer"] = {"kind": "player", "name": self.name}
+            view["you"] = _you(game, self.seat, self)
+        return view
+
+    def view(self) -> View:
+        """The whole view, timeline included."""
+        view = self.state()
+        view["timeline"] = list(self.timeline)
+        return view
+
+    def take_timeline(self) -> list[dict[str, Any]]:
+        """The timeline entries added since the last call."""
+        self.update()
+        new = self.timeline[self.taken :]
+        self.taken = len(self.timeline)
+        return new
+
+
+def _secrets(game: Game) -> dict[str, Any]:
     names = game.players
     protected_year, protected_seat = game.last_protected
     investigation = game.investigation
-    view["secrets"] = {
+    return {
         "roles": {names[s]: role.value for s, role in enumerate(game.roles)},
         "corruption_fund": game.corruption_fund,
         "kaban": game.kaban,
@@ -98,79 +203,13 @@ def moderator_view(game: Game) -> View:
         "pending": {_actor(game, s): a.to_wire() for s, a in sorted(game.pending.items())},
         "waiting_for": [_actor(game, s) for s in sorted(game.waiting_for)],
     }
-    return view
-
-
-# ---------------------------------------------------------------------- internals
-class _Scan:
-    """What one pass over the visible events yields."""
-
-    def __init__(self) -> None:
-        self.timeline: list[dict[str, Any]] = []
-        self.revealed: dict[str, str] = {}
-        self.project_result: dict[str, Any] | None = None
-        self.witness: str | None = None
-        self.investigation: dict[str, str] | None = None
-        self.audit: dict[str, Any] | None = None
-        self.muted = False
-
-
-def _scan(game: Game, seat: int | None, *, corrupt: bool, moderator: bool = False) -> _Scan:
-    scan = _Scan()
-    year = game.year
-    players = game.players
-    for event in game.events:
-        audience = event.audience
-        if not (
-            moderator
-            or audience == EVERYONE
-            or (audience == seat and seat is not None)
-            or (corrupt and audience == CORRUPT)
-        ):
-            continue
-        _note(scan, event, year, players)
-        text = describe(event)
-        if text is None:
-            continue
-        entry: dict[str, Any] = {"year": event.year, "kind": _kind(event), "text": text}
-        if audience != EVERYONE:
-            entry["private"] = True
-            if moderator:
-                entry["audience"] = audience_to_wire(audience, players)
-        scan.timeline.append(entry)
-    return scan
-
-
-def _note(scan: _Scan, event: BaseEvent, year: int, players: tuple[str, ...]) -> None:
-    if isinstance(event, PlayerEliminated):
-        if event.role is not None:
-            scan.revealed[event.player] = event.role.value
-    elif isinstance(event, GameOver):
-        for name, role in zip(players, event.roles, strict=True):
-            scan.revealed[name] = role.value
-    elif event.year != year:
-        return
-    elif isinstance(event, ProjectVoted):
-        scan.project_result = {
-            "support": event.support,
-            "oppose": event.oppose,
-            "succeeded": event.succeeded,
-        }
-    elif isinstance(event, WitnessTestimony):
-        scan.witness = event.player
-    elif isinstance(event, InvestigationResult):
-        scan.investigation = {"target": event.target, "aligned": event.aligned.value}
-    elif isinstance(event, AuditDelivered):
-        scan.audit = {"project": event.project, "kickback": event.kickback}
-    elif isinstance(event, CoaMuted):
-        scan.muted = True
 
 
 def _kind(event: BaseEvent) -> str:
     return type(event).__struct_config__.tag  # type: ignore[return-value]
 
 
-def _shared(game: Game, scan: _Scan) -> View:
+def _shared(game: Game, scan: ViewTracker) -> View:
     names = game.players
     step = game.step
     outcome = game.outcome
@@ -213,14 +252,13 @@ def _shared(game: Game, scan: _Scan) -> View:
         ],
         "project": _project(game, scan),
         "ballot": _ballot(game),
-        "witness": scan.witness,
+        "witness": scan.note("witness"),
         "forced_vote": _name(game, game.forced_target),
-        "timeline": scan.timeline,
         "script": script_line(game),
     }
 
 
-def _project(game: Game, scan: _Scan) -> dict[str, Any] | None:
+def _project(game: Game, scan: ViewTracker) -> dict[str, Any] | None:
     if game.offered is None:
         return None
     return {
@@ -228,7 +266,7 @@ def _project(game: Game, scan: _Scan) -> dict[str, Any] | None:
         "card": game.card,
         "committee_size": game.committee_size or None,
         "committee": [game.players[s] for s in game.committee],
-        "result": scan.project_result,
+        "result": scan.note("project_result"),
     }
 
 
@@ -261,7 +299,7 @@ def _ballot(game: Game) -> dict[str, Any] | None:
     }
 
 
-def _you(game: Game, seat: int, scan: _Scan) -> dict[str, Any]:
+def _you(game: Game, seat: int, scan: ViewTracker) -> dict[str, Any]:
     role = game.roles[seat]
     name = game.players[seat]
     pending = game.pending.get(seat)
@@ -277,9 +315,9 @@ def _you(game: Game, seat: int, scan: _Scan) -> dict[str, Any]:
         "submitted": None if pending is None else pending.to_wire(),
         "choices": [_choice(c) for c in game.choices(name)],
         "claims": [_choice(c) for c in game.claim_choices(name)],
-        "investigation": scan.investigation,
-        "audit": scan.audit,
-        "muted": scan.muted,
+        "investigation": scan.note("investigation"),
+        "audit": scan.note("audit"),
+        "muted": bool(scan.note("muted")),
     }
     if role is Role.CORRUPT_POLITICIAN:
         you["teammates"] = [game.players[s] for s in game.corrupt_seats if s != seat]

@@ -1,0 +1,30 @@
+"""A ViewTracker kept up to date action by action gives exactly the view computed from
+scratch, and the timeline it hands out in pieces is the whole timeline."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from korapsyon.rules import Game, Ruleset
+from korapsyon.rules.views import MODERATOR_VIEWER, ViewTracker, view_for
+from korapsyon.selfplay import play_random, table
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_incremental_views_equal_fresh_views(seed: int) -> None:
+    rng = random.Random(seed)
+    game = Game(table(9 + seed), seed=seed, ruleset=Ruleset(max_years=6))
+    viewers: list[str | None] = [None, MODERATOR_VIEWER, *game.players]
+    trackers = {who: ViewTracker(game, who) for who in viewers}
+    pieces: dict[str | None, list[object]] = {who: [] for who in viewers}
+    while not game.is_over:
+        play_random(game, rng, resubmit=0.1, max_actions=rng.randint(1, 9))
+        shared = trackers[None].shared()
+        for who, tracker in trackers.items():
+            pieces[who] += tracker.take_timeline()
+            state = tracker.state(shared)
+            fresh = view_for(game, who)
+            assert state == {k: v for k, v in fresh.items() if k != "timeline"}
+            assert pieces[who] == fresh["timeline"]
