@@ -21,6 +21,15 @@ from .random_bot import RandomAgent
 BOT_KINDS = ("heuristic", "random", "mix", "heuristic:random", "random:heuristic")
 
 
+def make_agent(kind: str, seed: int | str, board: Board | None = None) -> Agent:
+    """One agent: ``heuristic`` (sharing ``board`` if given) or ``random``."""
+    if kind == "heuristic":
+        return HeuristicAgent(seed, board)
+    if kind == "random":
+        return RandomAgent(seed)
+    raise ValueError(f"unknown bot kind {kind!r}; choose heuristic or random")
+
+
 def seat_agents(
     game: Game, kind: str | Callable[[int, Role], str], seed: int | str
 ) -> dict[str, Agent]:
@@ -47,12 +56,9 @@ def seat_agents(
             chosen = "heuristic" if mixer.random() < 0.5 else "random"
         else:
             chosen = kind
-        if chosen == "heuristic":
-            agents[name] = HeuristicAgent(f"{seed}/{seat}", board)
-        elif chosen == "random":
-            agents[name] = RandomAgent(f"{seed}/{seat}")
-        else:
+        if chosen not in ("heuristic", "random"):
             raise ValueError(f"unknown bot kind {chosen!r}; choose from {', '.join(BOT_KINDS)}")
+        agents[name] = make_agent(chosen, f"{seed}/{seat}", board)
     return agents
 
 
@@ -63,6 +69,7 @@ __all__ = [
     "HeuristicAgent",
     "Prompt",
     "RandomAgent",
+    "make_agent",
     "play",
     "prompt_for",
     "seat_agents",

@@ -7,6 +7,7 @@ import click
 from .bench import bench
 from .play import play
 from .replay import replay
+from .serve import serve
 from .simulate import simulate
 
 
@@ -20,3 +21,4 @@ main.add_command(play)
 main.add_command(replay)
 main.add_command(bench)
 main.add_command(simulate)
+main.add_command(serve)

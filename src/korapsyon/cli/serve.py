@@ -1,0 +1,53 @@
+"""``korapsyon serve``: run the multiplayer server (SQLite by default, or PostgreSQL)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .terminal import say
+
+DEFAULT_DB = "korapsyon.sqlite3"
+
+
+def database_url(db: str | None) -> str:
+    """A SQLAlchemy URL: a file path means SQLite; postgresql://... means PostgreSQL."""
+    if db is None:
+        return f"sqlite:///{Path(DEFAULT_DB).resolve()}"
+    if db.startswith("postgresql://"):
+        return "postgresql+psycopg://" + db.removeprefix("postgresql://")
+    if "://" in db:
+        return db
+    return f"sqlite:///{Path(db).resolve()}"
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.option(
+    "--db",
+    default=None,
+    help=f"Database: a SQLite file (default ./{DEFAULT_DB}, created on first run) or "
+    "postgresql://user:password@host/dbname.",
+)
+def serve(host: str, port: int, db: str | None) -> None:
+    """Run the Korapsyon server."""
+    import uvicorn
+
+    from ..server.app import build_app
+    from ..store.sql import SqlStore
+
+    url = database_url(db)
+    store = SqlStore(url)
+    app = build_app(store, base_url=f"http://{host}:{port}")
+    say(f"korapsyon server on http://{host}:{port} (store: {url.split('@')[-1]})")
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        ws_per_message_deflate=False,  # compression halves capacity and triples memory
+        ws_max_size=64 * 1024,
+        log_level="warning",
+    )
+    store.close()

@@ -1,0 +1,161 @@
+"""The live protocol: every message of the WebSocket, as typed values.
+
+One WebSocket per client (``/ws``). Every message is a JSON object with a ``type``. The
+client opens with ``hello``; the server answers ``welcome``, then sends the lobby, the full
+view and the chat so far, and from then on an ``update`` whenever that client's view
+changes (the new state and only the new timeline entries). Each ``act``, ``chat`` and
+``timer`` message gets exactly one answer: ``ack`` or ``error`` with the same ``id``.
+
+docs/PROTOCOL.md is generated from these types (``korapsyon.server.protocol.document``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, TypeAlias
+
+import msgspec
+
+PROTOCOL_VERSION = 1
+MAX_MESSAGE_BYTES = 16 * 1024
+MAX_CHAT_CHARS = 500
+
+Id = Annotated[int, msgspec.Meta(ge=0, le=2**53, description="chosen by the client, echoed back")]
+
+
+class _Message(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+    pass
+
+
+# ---------------------------------------------------------------- client -> server
+class Hello(_Message, frozen=True, tag="hello"):
+    """First message: join a room as a seat (``token``), as its host (``host_token``,
+    alone or with a seat token), as its human moderator (``token`` = the moderator token)
+    or as a spectator (``spectate``)."""
+
+    room: Annotated[str, msgspec.Meta(min_length=1, max_length=16)]
+    token: Annotated[str, msgspec.Meta(max_length=128)] | None = None
+    host_token: Annotated[str, msgspec.Meta(max_length=128)] | None = None
+    spectate: bool = False
+    protocol: int = PROTOCOL_VERSION
+
+
+class Act(_Message, frozen=True, tag="act"):
+    """Take an action for your seat (``action`` in its game-record form; its ``player`` must
+    be your seat, or ``@host`` for the host's ``end_discussion``)."""
+
+    id: Id
+    action: dict[str, Any]
+
+
+class Chat(_Message, frozen=True, tag="chat"):
+    """Post to the table chat, or to the Corrupt team's channel during the Hidden Phase."""
+
+    id: Id
+    channel: Literal["public", "corrupt"]
+    text: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CHAT_CHARS)]
+
+
+class Timer(_Message, frozen=True, tag="timer"):
+    """Host or moderator: pause, resume, extend (by ``seconds``) or end the current step."""
+
+    id: Id
+    op: Literal["pause", "resume", "extend", "end"]
+    seconds: Annotated[int, msgspec.Meta(ge=1, le=3600)] = 30
+
+
+class Ping(_Message, frozen=True, tag="ping"):
+    id: Id
+
+
+ClientMessage: TypeAlias = Hello | Act | Chat | Timer | Ping
+
+
+# ---------------------------------------------------------------- server -> client
+class Welcome(_Message, frozen=True, tag="welcome"):
+    """You are in: as ``player`` (with your ``seat`` name), ``host``, ``moderator`` or
+    ``spectator``. ``now`` is the server's clock (seconds since the epoch)."""
+
+    protocol: int
+    room: str
+    role: Literal["player", "host", "moderator", "spectator"]
+    seat: str | None
+    host: bool
+    now: float
+
+
+class Lobby(_Message, frozen=True, tag="lobby"):
+    """The room: its seats, settings and status (sent on joining and on every change)."""
+
+    room: dict[str, Any]
+
+
+class View(_Message, frozen=True, tag="view"):
+    """Your whole view (player, public or moderator view: see docs/PROTOCOL.md), with its
+    timeline, and the current step's timer."""
+
+    state: dict[str, Any]
+    timeline: list[dict[str, Any]]
+    timer: dict[str, Any] | None
+    now: float
+
+
+class Update(_Message, frozen=True, tag="update"):
+    """Your view changed: the new state, the timeline entries added since your last view or
+    update, and the timer."""
+
+    state: dict[str, Any]
+    timeline: list[dict[str, Any]]
+    timer: dict[str, Any] | None
+    now: float
+
+
+class Ack(_Message, frozen=True, tag="ack"):
+    """Your ``act``, ``chat`` or ``timer`` message was accepted and stored. For an action,
+    ``seq`` is its index in the game record."""
+
+    id: int
+    seq: int | None = None
+
+
+class Error(_Message, frozen=True, tag="error"):
+    """Refused, and nothing changed. ``code`` is stable (``malformed``, ``not_your_seat``,
+    ``rate_limited``, ``muted``, a rule's code such as ``consecutive_protect``...);
+    ``message`` says why, naming the rule id where a rule refused it."""
+
+    id: int | None
+    code: str
+    message: str
+
+
+class ChatPosted(_Message, frozen=True, tag="chat_posted"):
+    """A chat message on a channel you can read."""
+
+    seq: int
+    channel: Literal["public", "corrupt"]
+    author: str
+    text: str
+    year: int
+    at: float
+
+
+class Pong(_Message, frozen=True, tag="pong"):
+    id: int
+    now: float
+
+
+ServerMessage: TypeAlias = Welcome | Lobby | View | Update | Ack | Error | ChatPosted | Pong
+
+decode_client = msgspec.json.Decoder(ClientMessage).decode
+encode = msgspec.json.Encoder().encode
+
+
+def schemas() -> dict[str, Any]:
+    """JSON Schema of every message, client and server."""
+    client, client_defs = msgspec.json.schema_components([ClientMessage])
+    server, server_defs = msgspec.json.schema_components([ServerMessage])
+    return {
+        "protocol": PROTOCOL_VERSION,
+        "client_to_server": client[0],
+        "server_to_client": server[0],
+        "$defs": {**client_defs, **server_defs},
+    }

@@ -1,0 +1,362 @@
+"""Rooms: the lobby (seats, bots, settings, tokens) and, once started, the game session;
+and the :class:`Hub` that holds every room, creates them and rebuilds them at start-up.
+
+Tokens are random secrets handed out once; only their SHA-256 is kept, in memory and in the
+store. A seat's token acts for that seat only; the host token manages the room; the
+moderator token (a room with a human moderator, R-71) sees everything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from ..record import FORMAT, Decks, Record, new_game
+from ..rules.actions import action_from_wire
+from ..rules.cards import LARGE_DECK, SMALL_DECK
+from ..rules.errors import KorapsyonError
+from ..rules.ruleset import MAX_CUSTOM, MAX_PLAYERS, MIN_PLAYERS, check_custom_roles, default_roles
+from ..store.sql import RoomRow, SeatRow, SqlStore
+from .connection import Connection
+from .protocol import Lobby
+from .session import GameSession
+from .settings import RoomSettings
+
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: codes are read aloud and typed
+CODE_LENGTH = 5
+BOT_KINDS = ("heuristic", "random")
+BOT_NAMES = ("Bot Amihan", "Bot Bayani", "Bot Dalisay", "Bot Diwa", "Bot Habagat", "Bot Isko",
+             "Bot Kidlat", "Bot Liwayway", "Bot Mayumi", "Bot Ningning", "Bot Tala", "Bot Ulan",
+             "Bot Yumi", "Bot Kalayaan", "Bot Marikit", "Bot Sinag", "Bot Tanglaw", "Bot Alon",
+             "Bot Bituin", "Bot Hiraya")  # fmt: skip
+
+
+class LobbyError(ValueError):
+    """A lobby request the room refuses (the message says why)."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+def token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def check_name(raw: str) -> str:
+    """A seat name: 1-24 printable characters, trimmed; not starting with '@'."""
+    name = " ".join(raw.split())
+    if not 1 <= len(name) <= 24:
+        raise LobbyError("bad_name", "a name has 1 to 24 characters")
+    if name.startswith("@"):
+        raise LobbyError("bad_name", "a name may not start with '@'")
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise LobbyError("bad_name", "a name may not hold control characters")
+    return name
+
+
+@dataclass
+class Seat:
+    name: str
+    bot: str | None = None
+    token: str | None = None  # sha256 of the seat's token (people only)
+
+
+class Room:
+    """A room: its lobby and, once started, its game."""
+
+    def __init__(
+        self,
+        hub: Hub,
+        code: str,
+        *,
+        settings: RoomSettings,
+        host_token: str,
+        moderator_token: str | None,
+        created_at: float,
+    ) -> None:
+        self.hub = hub
+        self.store: SqlStore = hub.store
+        self.code = code
+        self.settings = settings
+        self.host_token = host_token
+        self.moderator_token = moderator_token
+        self.created_at = created_at
+        self.status = "lobby"
+        self.seats: list[Seat] = []
+        self.connections: list[Connection] = []
+        self.session: GameSession | None = None
+
+    # ------------------------------------------------------------ lobby
+    def join(self, raw_name: str) -> tuple[int, str]:
+        """A person takes a seat: (seat index, the seat's secret token)."""
+        self._in_lobby()
+        name = self._new_name(raw_name)
+        secret = token()
+        self.seats.append(Seat(name, None, digest(secret)))
+        self._save_seats()
+        return len(self.seats) - 1, secret
+
+    def add_bot(self, kind: str, raw_name: str | None = None) -> int:
+        self._in_lobby()
+        if kind not in BOT_KINDS:
+            raise LobbyError("bad_bot", f"bots are {' or '.join(BOT_KINDS)}, not {kind!r}")
+        if raw_name is None:
+            taken = {s.name for s in self.seats}
+            raw_name = next((n for n in BOT_NAMES if n not in taken), f"Bot {len(self.seats) + 1}")
+        self.seats.append(Seat(self._new_name(raw_name), kind, None))
+        self._save_seats()
+        return len(self.seats) - 1
+
+    def remove_seat(self, index: int) -> None:
+        self._in_lobby()
+        if not 0 <= index < len(self.seats):
+            raise LobbyError("no_seat", f"there is no seat {index}", 404)
+        removed = self.seats.pop(index)
+        for conn in list(self.connections):
+            if conn.seat == removed.name:
+                conn.close()
+        self._save_seats()
+
+    def update_settings(self, settings: RoomSettings) -> None:
+        self._in_lobby()
+        if settings.roles is not None:
+            try:
+                check_custom_roles(settings.roles)
+            except KorapsyonError as exc:
+                raise LobbyError("bad_setup", str(exc)) from None
+        self.settings = settings
+        self.store.update_room(self.code, settings=msgspec.to_builtins(settings))
+        self.broadcast_lobby()
+
+    def _in_lobby(self) -> None:
+        if self.status != "lobby":
+            raise LobbyError("started", "the game has started: the seats are fixed", 409)
+
+    def _new_name(self, raw: str) -> str:
+        name = check_name(raw)
+        if any(s.name.casefold() == name.casefold() for s in self.seats):
+            raise LobbyError("name_taken", f"{name!r} is already at the table", 409)
+        if len(self.seats) >= MAX_CUSTOM:
+            raise LobbyError("room_full", f"a room seats at most {MAX_CUSTOM}", 409)
+        return name
+
+    def _save_seats(self) -> None:
+        rows = [SeatRow(i, s.name, s.bot, s.token) for i, s in enumerate(self.seats)]
+        self.store.replace_seats(self.code, rows)
+        self.broadcast_lobby()
+
+    # ------------------------------------------------------------ start
+    async def start(self) -> None:
+        """Deal and begin (R-02/R-03 checked), with a fresh seed, deal and deck order."""
+        self._in_lobby()
+        names = [s.name for s in self.seats]
+        rng = secrets.SystemRandom()
+        roles = list(self.settings.roles) if self.settings.roles is not None else None
+        if roles is None:
+            if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+                raise LobbyError(
+                    "player_count",
+                    f"R-01: a game needs {MIN_PLAYERS}-{MAX_PLAYERS} seats, not {len(names)}",
+                )
+            roles = default_roles(len(names))
+        elif len(roles) != len(names):
+            raise LobbyError(
+                "player_count", f"the custom setup has {len(roles)} roles for {len(names)} seats"
+            )
+        rng.shuffle(roles)
+        small, large = list(SMALL_DECK), list(LARGE_DECK)
+        rng.shuffle(small)
+        rng.shuffle(large)
+        setup = Record(
+            format=FORMAT,
+            players=names,
+            roles=roles,
+            seed=rng.randrange(2**62),
+            ruleset=self.settings.ruleset,
+            decks=Decks(small, large),
+        )
+        try:
+            game = new_game(setup)
+        except KorapsyonError as exc:
+            raise LobbyError("bad_setup", str(exc)) from None
+        import asyncio
+
+        await asyncio.wrap_future(
+            self.store.start_game(self.code, msgspec.to_builtins(setup), time.time())
+        )
+        self.status = "playing"
+        self.session = GameSession(self, game, setup)
+        self.broadcast_lobby()
+        for conn in self.connections:
+            self.session.send_view(conn)
+        self.session._changed()  # timers and bots begin
+
+    def restore(self, row: RoomRow) -> None:
+        """Rebuild from the store: the lobby, and the game by replaying its record."""
+        self.status = row.status
+        self.seats = [Seat(s.name, s.bot, s.token) for s in row.seats]
+        if row.setup is None:
+            return
+        setup = msgspec.convert(row.setup, Record)
+        game = new_game(setup)
+        for data in row.actions:
+            game.apply(action_from_wire(data))
+        self.session = GameSession(self, game, setup)
+        self.session.chat = list(row.chats)
+        if not game.is_over:
+            self.session.resume_timer(row.timer)
+            self.session._changed()
+
+    def finished(self) -> None:
+        self.status = "finished"
+        self.store.finish_game(self.code, time.time())
+        self.broadcast_lobby()
+
+    # ------------------------------------------------------------ who is who
+    def identify(
+        self, token_: str | None, host_token: str | None, spectate: bool
+    ) -> tuple[str, str | None, bool]:
+        """(role, seat name, host?) for a hello; raises LobbyError if the tokens are wrong."""
+        host = host_token is not None and secrets.compare_digest(
+            digest(host_token), self.host_token
+        )
+        if host_token is not None and not host:
+            raise LobbyError("bad_token", "that is not this room's host token", 403)
+        if token_ is not None:
+            hashed = digest(token_)
+            if self.moderator_token is not None and secrets.compare_digest(
+                hashed, self.moderator_token
+            ):
+                return "moderator", None, host
+            for seat in self.seats:
+                if seat.token is not None and secrets.compare_digest(hashed, seat.token):
+                    return "player", seat.name, host
+            raise LobbyError("bad_token", "that token does not open a seat of this room", 403)
+        if host:
+            return "host", None, True
+        if spectate:
+            if not self.settings.spectators:
+                raise LobbyError("no_spectators", "this room does not allow spectators", 403)
+            return "spectator", None, False
+        raise LobbyError("bad_hello", "say who you are: a seat token, the host token or spectate")
+
+    def info(self) -> dict[str, Any]:
+        """What anyone in the room (or the lobby page) may see."""
+        connected = {c.seat for c in self.connections if c.seat is not None and not c.closed}
+        return {
+            "code": self.code,
+            "status": self.status,
+            "join_url": f"{self.hub.base_url}/?room={self.code}",
+            "seats": [
+                {
+                    "seat": i,
+                    "name": s.name,
+                    "bot": s.bot,
+                    "connected": s.bot is not None or s.name in connected,
+                }
+                for i, s in enumerate(self.seats)
+            ],
+            "settings": msgspec.to_builtins(self.settings),
+            "spectators": sum(1 for c in self.connections if c.role == "spectator"),
+        }
+
+    def broadcast_lobby(self) -> None:
+        message = Lobby(self.info())
+        for conn in self.connections:
+            conn.send(message)
+
+
+class Hub:
+    """Every room of the server."""
+
+    def __init__(self, store: SqlStore, base_url: str = "") -> None:
+        self.store = store
+        self.base_url = base_url.rstrip("/")
+        self.rooms: dict[str, Room] = {}
+
+    def create_room(self, settings: RoomSettings) -> tuple[Room, str, str | None]:
+        """A new room: (room, host token, moderator token if a human moderates)."""
+        code = self._new_code()
+        host = token()
+        moderator = token() if settings.moderator == "human" else None
+        room = Room(
+            self,
+            code,
+            settings=settings,
+            host_token=digest(host),
+            moderator_token=moderator and digest(moderator),
+            created_at=time.time(),
+        )
+        self.rooms[code] = room
+        self.store.create_room(
+            RoomRow(
+                code,
+                room.created_at,
+                "lobby",
+                msgspec.to_builtins(settings),
+                room.host_token,
+                room.moderator_token,
+            )
+        )
+        return room, host, moderator
+
+    def _new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+            if code not in self.rooms:
+                return code
+
+    def room(self, code: str) -> Room:
+        room = self.rooms.get(code.upper())
+        if room is None:
+            raise LobbyError("no_room", f"there is no room {code!r}", 404)
+        return room
+
+    def restore(self) -> int:
+        """Rebuild every unfinished room from the store; returns how many."""
+        rows = self.store.load_rooms()
+        for row in rows:
+            settings = msgspec.convert(row.settings, RoomSettings)
+            room = Room(
+                self,
+                row.code,
+                settings=settings,
+                host_token=row.host_token,
+                moderator_token=row.moderator_token,
+                created_at=row.created_at,
+            )
+            room.restore(row)
+            self.rooms[row.code] = room
+        return len(rows)
+
+    def record(self, code: str) -> Record | None:
+        """A finished game's record (from memory, or from the store)."""
+        room = self.rooms.get(code.upper())
+        if room is not None and room.session is not None:
+            return room.session.record() if room.session.game.is_over else None
+        row = self.store.load_room(code.upper())
+        if row is None or row.setup is None or row.status != "finished":
+            return None
+        setup = msgspec.convert(row.setup, Record)
+        return Record(
+            format=setup.format,
+            players=setup.players,
+            roles=setup.roles,
+            seed=setup.seed,
+            ruleset=setup.ruleset,
+            decks=setup.decks,
+            actions=[action_from_wire(a) for a in row.actions],
+        )

@@ -1,0 +1,386 @@
+"""A game in progress on the server: the one place where a game meets I/O.
+
+Invariants:
+
+1. Everything that changes the game runs on the event loop, one action at a time: check and
+   apply it in memory, append it to the store, and acknowledge it only once it is committed.
+2. Views are pushed only when every applied action is committed, so no client ever sees a
+   state that a crash could take back. If a write fails, the game is rebuilt from its
+   committed actions, the action is refused with a clear error, and nothing else changes.
+3. Each connection is sent an ``update`` only when its own view changed (its state, its
+   timeline or the timer), built from its own :class:`~korapsyon.rules.views.ViewTracker`
+   and the public part computed once for everyone.
+4. Bot seats and timers act through :meth:`GameSession.act`, exactly like clients.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..bots import Board, make_agent
+from ..bots.agent import Agent, prompt_for
+from ..record import Record, new_game, record_of
+from ..rules.actions import HOST, Action
+from ..rules.events import StepStarted, visible_to
+from ..rules.game import Game
+from ..rules.roles import Role
+from ..rules.steps import Step
+from ..rules.views import ViewTracker
+from ..store.sql import ChatRow, StoreError, WriteLog
+from .connection import Connection
+from .protocol import ChatPosted, Update, View
+
+if TYPE_CHECKING:
+    from .room import Room
+
+CHAT_HISTORY = 200
+
+
+class StoreUnavailable(RuntimeError):
+    """The store failed: new actions are refused until it works again."""
+
+
+@dataclass
+class _Bot:
+    agent: Agent
+    seat: int
+    corrupt: bool
+    cursor: int = 0  # events of the game delivered so far
+    busy: bool = False  # an act is scheduled or running
+    talked: int = -1  # the discussion (step serial) it last talked in
+
+
+class GameSession:
+    """The running game of a room."""
+
+    def __init__(self, room: Room, game: Game, setup: Record) -> None:
+        self.room = room
+        self.game = game
+        self.setup = setup  # the record without actions: rebuilds replay from it
+        self.committed = len(game.actions)
+        self.log = WriteLog()
+        self.loop = asyncio.get_event_loop()
+        self.rng = random.Random()
+        self.public = ViewTracker(game, None)
+        self.push_scheduled = False
+        self.waiting: list[Callable[[], None]] = []  # acks to send after the next push
+        self.finished_stored = game.is_over
+        # timers
+        self.step_serial = 0
+        self.deadline: float | None = None
+        self.paused_remaining: float | None = None
+        self.timer_handle: asyncio.TimerHandle | None = None
+        # chat
+        self.chat: list[ChatRow] = []
+        # bots
+        self.bots: dict[str, _Bot] = {}
+        board = Board()  # the bots' shared public knowledge
+        for seat in room.seats:
+            if seat.bot is not None:
+                index = game.seat(seat.name)
+                agent = make_agent(seat.bot, f"{room.code}/{index}/{self.rng.random()}", board)
+                corrupt = game.roles[index] is Role.CORRUPT_POLITICIAN
+                self.bots[seat.name] = _Bot(agent, index, corrupt)
+        self._step_cursor = 0
+        self._new_steps()
+
+    # ------------------------------------------------------------ acting
+    async def act(self, action: Action) -> int:
+        """Check, apply, store; return the action's index in the record once committed.
+        Raises IllegalActionError (nothing changed) or StoreUnavailable."""
+        game = self.game
+        game.apply(action)
+        seq = len(game.actions) - 1
+        stored = self.room.store.append_action(
+            self.room.code, seq, action.to_wire(), time.time(), self.log
+        )
+        try:
+            await asyncio.wrap_future(stored)
+        except StoreError as exc:
+            self._rollback()
+            raise StoreUnavailable(
+                f"the game could not be saved ({exc}); the action was not taken"
+            ) from None
+        self.committed = max(self.committed, seq + 1)
+        self._changed()
+        return seq
+
+    def _rollback(self) -> None:
+        """Rebuild the game from its committed actions (a write failed)."""
+        if len(self.game.actions) == self.committed and self.log.failed < self.log.generation:
+            return
+        actions = self.game.actions[: self.committed]
+        game = new_game(self.setup)
+        for action in actions:
+            game.apply(action)
+        self.game = game
+        self.log.generation += 1
+        self.public = ViewTracker(game, None)
+        self._step_cursor = min(self._step_cursor, len(game.events))
+        for bot in self.bots.values():
+            bot.cursor = min(bot.cursor, len(game.events))
+        for conn in self.room.connections:
+            if conn.tracker is not None:
+                self.send_view(conn)
+
+    # ------------------------------------------------------------ after each commit
+    def _changed(self) -> None:
+        if not self.push_scheduled:
+            self.push_scheduled = True
+            self.loop.call_soon(self._push)
+
+    def after_push(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` once the views of what is committed have been pushed (an ack
+        goes out after the update it acknowledges)."""
+        if self.push_scheduled or self.committed != len(self.game.actions):
+            self.waiting.append(callback)
+        else:
+            callback()
+
+    def _push(self) -> None:
+        self.push_scheduled = False
+        game = self.game
+        if self.committed != len(game.actions):
+            return  # a later action is still being written: its commit will push
+        if game.is_over and not self.finished_stored:
+            self.finished_stored = True
+            self._cancel_timer()
+            self.room.finished()
+        if self._new_steps():
+            self._start_timer()
+        shared = self.public.shared()
+        timer = self.timer_info()
+        now = time.time()
+        for conn in self.room.connections:
+            tracker = conn.tracker
+            if tracker is None or conn.closed:
+                continue
+            state = tracker.state(shared)
+            timeline = tracker.take_timeline()
+            if not timeline and state == conn.last_state and timer == conn.last_timer:
+                continue
+            conn.last_state, conn.last_timer = state, timer
+            conn.send(Update(state, timeline, timer, now))
+        waiting, self.waiting = self.waiting, []
+        for callback in waiting:
+            callback()
+        self._feed_bots()
+
+    def send_view(self, conn: Connection) -> None:
+        """A connection's whole view (on joining, reconnecting, after a rebuild)."""
+        conn.tracker = ViewTracker(self.game, conn.viewer)
+        state = conn.tracker.state(self.public.shared())
+        timeline = conn.tracker.take_timeline()
+        timer = self.timer_info()
+        conn.last_state, conn.last_timer = state, timer
+        conn.send(View(state, timeline, timer, time.time()))
+
+    # ------------------------------------------------------------ timers (R-72)
+    def _new_steps(self) -> bool:
+        """Count the steps begun since the last look; True if a new one began."""
+        events = self.game.events
+        started = sum(1 for e in events[self._step_cursor :] if type(e) is StepStarted)
+        self._step_cursor = len(events)
+        self.step_serial += started
+        return started > 0
+
+    def _start_timer(self, remaining: float | None = None) -> None:
+        self._cancel_timer()
+        game, settings = self.game, self.room.settings
+        if game.is_over or game.step is None or not settings.timers:
+            self.deadline = None
+            return
+        duration = settings.duration(game.step.value) if remaining is None else remaining
+        self.paused_remaining = None
+        self.deadline = time.time() + duration
+        self.timer_handle = self.loop.call_later(duration, self._expire)
+        self._store_timer()
+
+    def _cancel_timer(self) -> None:
+        if self.timer_handle is not None:
+            self.timer_handle.cancel()
+            self.timer_handle = None
+
+    def _store_timer(self) -> None:
+        self.room.store.set_timer(
+            self.room.code,
+            {
+                "serial": self.step_serial,
+                "deadline": self.deadline,
+                "paused": self.paused_remaining,
+            },
+        )
+
+    def resume_timer(self, stored: dict[str, Any] | None) -> None:
+        """After a restart: the current step's timer carries on (at least 15 s left)."""
+        if stored is None or stored.get("serial") != self.step_serial:
+            self._start_timer()
+            return
+        if stored.get("paused") is not None:
+            self._cancel_timer()
+            self.deadline = None
+            self.paused_remaining = float(stored["paused"])
+            return
+        left = float(stored.get("deadline") or 0) - time.time()
+        self._start_timer(max(left, 15.0))
+
+    def timer_info(self) -> dict[str, Any] | None:
+        if self.game.is_over or not self.room.settings.timers:
+            return None
+        if self.paused_remaining is not None:
+            return {"paused": True, "remaining": round(self.paused_remaining, 1)}
+        if self.deadline is None:
+            return None
+        return {"paused": False, "deadline": round(self.deadline, 3)}
+
+    def control_timer(self, op: str, seconds: int) -> None:
+        """Host or moderator: pause, resume, extend or end the current step."""
+        if self.game.is_over:
+            raise ValueError("the game is over")
+        if op == "pause":
+            if self.deadline is not None:
+                self.paused_remaining = max(0.0, self.deadline - time.time())
+                self.deadline = None
+                self._cancel_timer()
+        elif op == "resume":
+            if self.paused_remaining is not None:
+                self._start_timer(self.paused_remaining)
+        elif op == "extend":
+            if self.paused_remaining is not None:
+                self.paused_remaining += seconds
+            elif self.deadline is not None:
+                self._start_timer(self.deadline - time.time() + seconds)
+        else:  # end
+            self._cancel_timer()
+            self.loop.call_soon(self._expire)
+        self._store_timer()
+        self._changed()
+
+    def _expire(self) -> None:
+        """R-72: whoever has not decided gets the default, recorded with "auto": true."""
+        self.timer_handle = None
+        game = self.game
+        if game.is_over or game.step is None:
+            return
+        names = game.players
+        if game.step is Step.DISCUSSION:
+            waiting = [HOST]
+        else:
+            waiting = [names[s] for s in sorted(game.waiting_for)]
+        serial = self.step_serial
+
+        async def take_defaults() -> None:
+            for name in waiting:
+                if self.step_serial != serial or self.game.is_over:
+                    return
+                try:
+                    await self.act(self.game.default_action(name))
+                except Exception:
+                    continue
+
+        self.loop.create_task(take_defaults())
+
+    # ------------------------------------------------------------ bots
+    def _feed_bots(self) -> None:
+        game = self.game
+        events = game.events
+        for name, bot in self.bots.items():
+            if bot.cursor < len(events):
+                seat, corrupt = bot.seat, bot.corrupt
+                visible = [e for e in events[bot.cursor :] if visible_to(e, seat, corrupt)]
+                bot.cursor = len(events)
+                if visible:
+                    bot.agent.observe(visible)
+            if bot.busy or game.is_over:
+                continue
+            if game.step is Step.DISCUSSION:
+                if bot.talked != self.step_serial and game.is_active(bot.seat):
+                    bot.talked = self.step_serial
+                    self._schedule_bot(name, optional=True)
+            elif bot.seat in game.waiting_for:
+                self._schedule_bot(name, optional=False)
+
+    def _schedule_bot(self, name: str, *, optional: bool) -> None:
+        bot = self.bots[name]
+        bot.busy = True
+        low, high = self.room.settings.bot_delay
+        delay = self.rng.uniform(low, max(low, high))
+        serial = self.step_serial
+
+        async def run() -> None:
+            try:
+                game = self.game
+                if game.is_over or self.step_serial != serial:
+                    return
+                if not optional and bot.seat not in game.waiting_for:
+                    return
+                action = bot.agent.act(prompt_for(game, name, optional=optional))
+                if action is not None:
+                    await self.act(action)
+            except Exception:
+                pass
+            finally:
+                bot.busy = False
+                self._changed()
+
+        self.loop.call_later(delay, lambda: self.loop.create_task(run()))
+
+    # ------------------------------------------------------------ chat
+    def chat_refusal(self, conn: Connection, channel: str) -> tuple[str, str] | None:
+        """Why ``conn`` may not post on ``channel`` now (code, message), or None."""
+        game = self.game
+        if conn.role == "spectator":
+            return ("not_allowed", "spectators read the chat but do not post")
+        if conn.seat is None:  # the host without a seat, or the moderator
+            return None if channel == "public" else ("not_allowed", "the Corrupt channel is theirs")
+        seat = game.seat(conn.seat)
+        if not game.is_active(seat) and not game.is_over:
+            return ("not_active", f"{conn.seat} is {game.status[seat]} and cannot speak")
+        if channel == "corrupt":
+            if game.roles[seat] is not Role.CORRUPT_POLITICIAN:
+                return ("not_allowed", "only the Corrupt Politicians use this channel")
+            if game.step is not Step.HIDDEN:
+                return ("not_now", "the Corrupt channel is open during the Hidden Phase (R-23)")
+            return None
+        if seat == game.coa and game.coa_muted and game.step is not Step.HIDDEN:
+            return ("muted", "R-35 muted: the COA was silenced by Suhol this Year")
+        return None
+
+    def chat_history(self, conn: Connection) -> list[ChatRow]:
+        readable = self.readers_of
+        return [c for c in self.chat[-CHAT_HISTORY:] if conn in readable(c.channel)]
+
+    def readers_of(self, channel: str) -> list[Connection]:
+        if channel == "public":
+            return list(self.room.connections)
+        game = self.game
+        return [
+            c
+            for c in self.room.connections
+            if c.role == "moderator"
+            or (c.seat is not None and game.roles[game.seat(c.seat)] is Role.CORRUPT_POLITICIAN)
+        ]
+
+    async def post(self, conn: Connection, channel: str, text: str) -> int:
+        author = conn.seat or ("moderator" if conn.role == "moderator" else "host")
+        row = ChatRow(len(self.chat), channel, author, text, self.game.year, time.time())
+        self.chat.append(row)
+        try:
+            await asyncio.wrap_future(self.room.store.append_chat(self.room.code, row))
+        except StoreError:
+            self.chat.remove(row)
+            raise StoreUnavailable(
+                "the chat could not be saved; the message was not posted"
+            ) from None
+        message = ChatPosted(row.seq, row.channel, row.author, row.text, row.year, row.at)  # type: ignore[arg-type]
+        for reader in self.readers_of(channel):
+            reader.send(message)
+        return row.seq
+
+    def record(self) -> Record:
+        return record_of(self.game)

@@ -1,0 +1,47 @@
+"""A room's settings: the ruleset and setup (R-02/R-03), spectators, the moderator mode
+(R-71), step durations (R-72) and how long bot seats think."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+from ..rules.roles import Role
+from ..rules.ruleset import Ruleset
+
+Seconds = Annotated[float, msgspec.Meta(ge=0.0, le=3600.0)]
+
+DEFAULT_DURATIONS: dict[str, float] = {
+    "hidden": 60,
+    "stand": 30,
+    "elect": 45,
+    "elect_runoff": 45,
+    "pick_project": 45,
+    "pick_committee": 60,
+    "committee_vote": 30,
+    "discussion": 180,
+    "witness_vote": 30,
+    "forced_jail_vote": 30,
+    "jail_vote": 45,
+    "jail_runoff": 45,
+}
+"""Seconds a step may last before its timer takes the R-72 defaults."""
+
+
+class RoomSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """What the host chooses before the start."""
+
+    ruleset: Ruleset = Ruleset()
+    roles: list[Role] | None = None  # a custom setup, checked by R-03 at the start
+    spectators: bool = True
+    moderator: Literal["automatic", "human"] = "automatic"
+    durations: dict[str, Seconds] = {}  # per step, overriding DEFAULT_DURATIONS
+    discussion_seconds: Seconds | None = None  # the host's discussion timer
+    bot_delay: tuple[Seconds, Seconds] = (1.0, 4.0)  # a bot seat thinks this long (min, max)
+    timers: bool = True  # False: steps wait for every decision (tests, teaching games)
+
+    def duration(self, step: str) -> float:
+        if step == "discussion" and self.discussion_seconds is not None:
+            return self.discussion_seconds
+        return self.durations.get(step, DEFAULT_DURATIONS[step])

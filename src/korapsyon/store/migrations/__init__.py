@@ -1,0 +1,1 @@
+"""Alembic migrations of the korapsyon database (run by ``SqlStore.migrate``)."""

@@ -1,0 +1,341 @@
+"""The SQL store (SQLAlchemy Core; SQLite or PostgreSQL) with one writer thread.
+
+Invariants:
+
+1. Every write goes through :class:`Writer`: one thread, one connection, writes applied in
+   the order they were submitted. It takes everything queued, applies it in one
+   transaction and commits (group commit), then resolves each write's future. A write is
+   durable when its future resolves; the server acknowledges nothing before that.
+2. If a group fails, each of its writes is retried alone, so one bad write cannot sink the
+   others; a write that still fails resolves its future with the error.
+3. Reads (at start-up, and a finished game's record) use their own short connections.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, create_engine, delete, event, insert, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.pool import NullPool
+
+from . import schema
+
+Op = Callable[[Connection], Any]
+
+
+class StoreError(RuntimeError):
+    """The store could not do what was asked (the database refused or is gone)."""
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    name: str
+    bot: str | None
+    token: str | None
+
+
+@dataclass
+class ChatRow:
+    seq: int
+    channel: str
+    author: str
+    text: str
+    year: int
+    at: float
+
+
+@dataclass
+class RoomRow:
+    """A room as stored, with its seats and, once started, its game."""
+
+    code: str
+    created_at: float
+    status: str
+    settings: dict[str, Any]
+    host_token: str
+    moderator_token: str | None
+    seats: list[SeatRow] = field(default_factory=list)
+    setup: dict[str, Any] | None = None
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    chats: list[ChatRow] = field(default_factory=list)
+    timer: dict[str, Any] | None = None
+
+
+class WriteLog:
+    """One game's writes, shared with the writer thread: once a write fails, every later
+    write of the same generation fails too, so the stored record never has a hole. The
+    game's owner starts a new generation after rebuilding from what was committed."""
+
+    def __init__(self) -> None:
+        self.generation = 0
+        self.failed = -1
+
+
+class Writer:
+    """The single writer thread: group commits, in submission order."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.queue: queue.SimpleQueue[tuple[Op, Future[Any]] | None] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._run, name="korapsyon-writer", daemon=True)
+        self.commits = 0
+        self.thread.start()
+
+    def submit(self, op: Op) -> Future[Any]:
+        future: Future[Any] = Future()
+        self.queue.put((op, future))
+        return future
+
+    def close(self) -> None:
+        self.queue.put(None)
+        self.thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while True:
+            first = self.queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while True:
+                try:
+                    item = self.queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stop = True
+                    break
+                batch.append(item)
+            self._commit(batch)
+            if stop:
+                return
+
+    def _commit(self, batch: list[tuple[Op, Future[Any]]]) -> None:
+        try:
+            with self.engine.begin() as conn:
+                results = [op(conn) for op, _ in batch]
+        except Exception:  # the group failed: retry each write alone
+            for op, future in batch:
+                try:
+                    with self.engine.begin() as conn:
+                        result = op(conn)
+                except Exception as exc:
+                    future.set_exception(StoreError(f"the store refused a write: {exc}"))
+                else:
+                    future.set_result(result)
+            return
+        self.commits += 1
+        for (_, future), result in zip(batch, results, strict=True):
+            future.set_result(result)
+
+
+class SqlStore:
+    """Rooms, seats, games, actions, chat and timers in one SQL database."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        if url.startswith("sqlite"):
+            self.engine = create_engine(url, poolclass=NullPool)
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            self.engine = create_engine(url, pool_pre_ping=True, pool_size=2, max_overflow=2)
+        self.writer = Writer(self.engine)
+
+    # ------------------------------------------------------------ schema
+    def migrate(self) -> None:
+        """Bring the schema up to date (Alembic migrations)."""
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+        with self.engine.begin() as conn:
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+
+    def close(self) -> None:
+        self.writer.close()
+        self.engine.dispose()
+
+    # ------------------------------------------------------------ writes (futures)
+    def create_room(self, row: RoomRow) -> Future[Any]:
+        values = {
+            "code": row.code,
+            "created_at": row.created_at,
+            "status": row.status,
+            "settings": json.dumps(row.settings),
+            "host_token": row.host_token,
+            "moderator_token": row.moderator_token,
+        }
+        return self.writer.submit(lambda c: c.execute(insert(schema.rooms).values(**values)))
+
+    def update_room(self, code: str, **values: Any) -> Future[Any]:
+        if "settings" in values:
+            values["settings"] = json.dumps(values["settings"])
+        statement = update(schema.rooms).where(schema.rooms.c.code == code).values(**values)
+        return self.writer.submit(lambda c: c.execute(statement))
+
+    def put_seat(self, code: str, seat: SeatRow) -> Future[Any]:
+        def op(conn: Connection) -> None:
+            table = schema.seats
+            conn.execute(delete(table).where(table.c.room == code, table.c.seat == seat.seat))
+            conn.execute(
+                insert(table).values(
+                    room=code, seat=seat.seat, name=seat.name, bot=seat.bot, token=seat.token
+                )
+            )
+
+        return self.writer.submit(op)
+
+    def replace_seats(self, code: str, seats: list[SeatRow]) -> Future[Any]:
+        def op(conn: Connection) -> None:
+            table = schema.seats
+            conn.execute(delete(table).where(table.c.room == code))
+            for seat in seats:
+                conn.execute(
+                    insert(table).values(
+                        room=code, seat=seat.seat, name=seat.name, bot=seat.bot, token=seat.token
+                    )
+                )
+
+        return self.writer.submit(op)
+
+    def start_game(self, code: str, setup: dict[str, Any], at: float) -> Future[Any]:
+        def op(conn: Connection) -> None:
+            conn.execute(
+                insert(schema.games).values(room=code, setup=json.dumps(setup), started_at=at)
+            )
+            conn.execute(
+                update(schema.rooms).where(schema.rooms.c.code == code).values(status="playing")
+            )
+
+        return self.writer.submit(op)
+
+    def append_action(
+        self, code: str, seq: int, data: dict[str, Any], at: float, log: WriteLog | None = None
+    ) -> Future[Any]:
+        values = {"room": code, "seq": seq, "data": json.dumps(data), "at": at}
+        generation = log.generation if log is not None else 0
+
+        def op(conn: Connection) -> None:
+            if log is not None and log.failed >= generation:
+                raise StoreError("an earlier write of this game failed")
+            try:
+                conn.execute(insert(schema.actions).values(**values))
+            except Exception:
+                if log is not None:
+                    log.failed = max(log.failed, generation)
+                raise
+
+        return self.writer.submit(op)
+
+    def append_chat(self, code: str, chat: ChatRow) -> Future[Any]:
+        values = {"room": code, **chat.__dict__}
+        return self.writer.submit(lambda c: c.execute(insert(schema.chats).values(**values)))
+
+    def set_timer(self, code: str, data: dict[str, Any]) -> Future[Any]:
+        def op(conn: Connection) -> None:
+            table = schema.timers
+            conn.execute(delete(table).where(table.c.room == code))
+            conn.execute(insert(table).values(room=code, data=json.dumps(data)))
+
+        return self.writer.submit(op)
+
+    def finish_game(self, code: str, at: float) -> Future[Any]:
+        def op(conn: Connection) -> None:
+            conn.execute(
+                update(schema.games).where(schema.games.c.room == code).values(finished_at=at)
+            )
+            conn.execute(
+                update(schema.rooms).where(schema.rooms.c.code == code).values(status="finished")
+            )
+            conn.execute(delete(schema.timers).where(schema.timers.c.room == code))
+
+        return self.writer.submit(op)
+
+    def flush(self) -> None:
+        """Wait until everything submitted so far is committed (tests, shutdown)."""
+        self.writer.submit(lambda conn: None).result(timeout=30)
+
+    # ------------------------------------------------------------ reads
+    def load_rooms(self, *, finished: bool = False) -> list[RoomRow]:
+        """Every room still in the lobby or playing (and finished ones if asked)."""
+        with self.engine.connect() as conn:
+            query = select(schema.rooms)
+            if not finished:
+                query = query.where(schema.rooms.c.status != "finished")
+            rooms = [_room(row) for row in conn.execute(query)]
+            for room in rooms:
+                self._fill(conn, room)
+        return rooms
+
+    def load_room(self, code: str) -> RoomRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(schema.rooms).where(schema.rooms.c.code == code)).first()
+            if row is None:
+                return None
+            room = _room(row)
+            self._fill(conn, room)
+            return room
+
+    def _fill(self, conn: Connection, room: RoomRow) -> None:
+        code = room.code
+        seats, games, actions, chats, timers = (
+            schema.seats,
+            schema.games,
+            schema.actions,
+            schema.chats,
+            schema.timers,
+        )
+        room.seats = [
+            SeatRow(r.seat, r.name, r.bot, r.token)
+            for r in conn.execute(select(seats).where(seats.c.room == code).order_by(seats.c.seat))
+        ]
+        game = conn.execute(select(games).where(games.c.room == code)).first()
+        if game is not None:
+            room.setup = json.loads(game.setup)
+            room.actions = [
+                json.loads(r.data)
+                for r in conn.execute(
+                    select(actions.c.data).where(actions.c.room == code).order_by(actions.c.seq)
+                )
+            ]
+        room.chats = [
+            ChatRow(r.seq, r.channel, r.author, r.text, r.year, r.at)
+            for r in conn.execute(select(chats).where(chats.c.room == code).order_by(chats.c.seq))
+        ]
+        timer = conn.execute(select(timers.c.data).where(timers.c.room == code)).first()
+        room.timer = None if timer is None else json.loads(timer.data)
+
+
+def _room(row: Any) -> RoomRow:
+    return RoomRow(
+        row.code,
+        row.created_at,
+        row.status,
+        json.loads(row.settings),
+        row.host_token,
+        row.moderator_token,
+    )
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")  # a committed action survives a power cut
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def now() -> float:
+    return time.time()

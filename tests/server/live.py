@@ -1,0 +1,169 @@
+"""A real server on a loopback port, and WebSocket clients that play from their views
+(tests' helpers)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.asyncio.client import ClientConnection, connect
+
+from korapsyon.server.app import build_app
+from korapsyon.server.connection import Limits
+from korapsyon.store.sql import SqlStore
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Live:
+    """A running server: its base URL and its store."""
+
+    url: str
+    store: SqlStore
+    server: uvicorn.Server
+    thread: threading.Thread
+
+    @property
+    def ws_url(self) -> str:
+        return self.url.replace("http://", "ws://") + "/ws"
+
+    def http(self) -> httpx.Client:
+        return httpx.Client(base_url=self.url, timeout=10)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+        self.store.close()
+
+
+@contextmanager
+def running(db_url: str, port: int | None = None, limits: Limits | None = None) -> Iterator[Live]:
+    """A server over ``db_url`` (migrated, restored) until the block ends. Machines play
+    faster than people: by default the per-connection message limit is raised."""
+    store = SqlStore(db_url)
+    port = port or free_port()
+    limits = limits or Limits(messages=1000)
+    app = build_app(store, base_url=f"http://127.0.0.1:{port}", limits=limits)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", ws_per_message_deflate=False
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the server did not start")
+        time.sleep(0.01)
+    live = Live(f"http://127.0.0.1:{port}", store, server, thread)
+    try:
+        yield live
+    finally:
+        live.stop()
+
+
+def make_room(
+    live: Live, players: list[str], *, bots: int = 0, settings: dict[str, Any] | None = None
+) -> tuple[str, str, dict[str, str]]:
+    """A room with these people seated (and bots): (code, host token, name -> seat token)."""
+    with live.http() as http:
+        body = {"settings": settings or {"timers": False, "bot_delay": [0.0, 0.0]}}
+        created = http.post("/api/rooms", json=body).json()
+        code, host = created["code"], created["host_token"]
+        tokens = {}
+        for name in players:
+            ticket = http.post(f"/api/rooms/{code}/seats", json={"name": name}).json()
+            tokens[ticket["name"]] = ticket["token"]
+        for _ in range(bots):
+            http.post(
+                f"/api/rooms/{code}/bots",
+                json={"kind": "heuristic"},
+                headers={"authorization": f"Bearer {host}"},
+            ).raise_for_status()
+    return code, host, tokens
+
+
+def start(live: Live, code: str, host: str) -> None:
+    with live.http() as http:
+        http.post(
+            f"/api/rooms/{code}/start", headers={"authorization": f"Bearer {host}"}
+        ).raise_for_status()
+
+
+@dataclass
+class Client:
+    """One WebSocket client and everything it has been sent."""
+
+    ws: ClientConnection
+    received: list[dict[str, Any]] = field(default_factory=list)
+    state: dict[str, Any] | None = None
+    timeline: list[dict[str, Any]] = field(default_factory=list)
+    next_id: int = 1
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def receive(self, timeout: float = 10) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        self.received.append(message)
+        if message["type"] == "view":
+            self.state, self.timeline = message["state"], list(message["timeline"])
+        elif message["type"] == "update":
+            self.state = message["state"]
+            self.timeline += message["timeline"]
+        return message
+
+    async def until(self, kind: str, timeout: float = 10) -> dict[str, Any]:
+        while True:
+            message = await self.receive(timeout)
+            if message["type"] == kind:
+                return message
+
+    async def request(self, message: dict[str, Any], timeout: float = 10) -> dict[str, Any]:
+        """Send an act/chat/timer message and wait for its ack or error."""
+        message = {**message, "id": self.next_id}
+        self.next_id += 1
+        await self.send(message)
+        while True:
+            answer = await self.receive(timeout)
+            if answer["type"] in ("ack", "error") and answer.get("id") == message["id"]:
+                return answer
+
+
+async def open_client(live: Live, code: str, **hello: Any) -> Client:
+    ws = await connect(live.ws_url, max_size=2**20)
+    client = Client(ws)
+    await client.send({"type": "hello", "room": code, **hello})
+    welcome = await client.receive()
+    assert welcome["type"] == "welcome", welcome
+    return client
+
+
+def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    """A random legal action from a player view's choices (None: nothing to do now)."""
+    you = state["you"]
+    if not you["to_act"] or you["submitted"] is not None or not you["choices"]:
+        return None
+    choice = rng.choice(you["choices"])
+    action: dict[str, Any] = {"action": choice["action"], "player": you["name"]}
+    if choice["pick"]:
+        action["members"] = rng.sample(choice["options"]["members"], choice["pick"])
+    else:
+        for name, values in choice["options"].items():
+            action[name] = rng.choice(values)
+    return action
