@@ -1,0 +1,223 @@
+"""Complete games over real WebSocket connections, against a real server on loopback:
+every client's view is exactly its player view, a spectator's the public view; a game
+survives reconnects and a server restart; a token acts only for its own seat."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from korapsyon.record import read_record, replay, summarize
+from korapsyon.rules.views import player_view, public_view
+from korapsyon.selfplay import table
+from tests.server.live import Client, Live, choose, make_room, open_client, running, start
+
+
+def _db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'korapsyon.sqlite3'}"
+
+
+async def _play(
+    clients: dict[str, Client],
+    host: Client,
+    rng: random.Random,
+    *,
+    stop_after: int | None = None,
+) -> int:
+    """Every client plays from its own view until the game ends (or ``stop_after``
+    actions were acknowledged); the host closes each discussion. Returns the acks."""
+    done = asyncio.Event()
+    acked = 0
+
+    async def player(client: Client) -> None:
+        nonlocal acked
+        waiting = False
+        while not done.is_set():
+            message = await client.receive(timeout=20)
+            if message["type"] == "error":
+                raise AssertionError(message)
+            if message["type"] == "ack":
+                waiting = False
+                acked += 1
+                if stop_after is not None and acked >= stop_after:
+                    done.set()
+            state = client.state
+            if state is None:
+                continue
+            if state["status"] == "finished":
+                done.set()
+                return
+            action = None if waiting else choose(state, rng)
+            if action is not None:
+                await client.send({"type": "act", "id": 1, "action": action})
+                waiting = True
+
+    async def hosting() -> None:
+        waiting = False
+        while not done.is_set():
+            message = await host.receive(timeout=20)
+            if message["type"] in ("ack", "error"):
+                waiting = False
+            state = host.state
+            if state is None:
+                continue
+            if state["status"] == "finished":
+                done.set()
+                return
+            if not waiting and state["step"] == "discussion":
+                end = {"action": "end_discussion", "player": "@host"}
+                await host.send({"type": "act", "id": 2, "action": end})
+                waiting = True
+
+    tasks = [asyncio.ensure_future(player(c)) for c in clients.values()]
+    tasks.append(asyncio.ensure_future(hosting()))
+    await done.wait()
+    for task in tasks:
+        task.cancel()
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
+            raise result
+    return acked
+
+
+async def _drain(client: Client) -> None:
+    """Read whatever is still on its way to ``client``."""
+    while True:
+        try:
+            await client.receive(timeout=0.3)
+        except TimeoutError:
+            return
+
+
+def _record_of(live: Live, code: str) -> Any:
+    with live.http() as http:
+        response = http.get(f"/api/rooms/{code}/record")
+        response.raise_for_status()
+    record, bad = read_record(response.content)
+    assert bad is None
+    game, stop = replay(record)
+    assert stop is None
+    return game
+
+
+@pytest.mark.parametrize("players", [9, 16])
+def test_a_complete_game_over_websockets(tmp_path: Path, players: int) -> None:
+    names = table(players)
+
+    async def scenario(live: Live) -> tuple[str, dict[str, Client], Client, Client]:
+        code, host_token, tokens = make_room(live, names)
+        clients = {n: await open_client(live, code, token=t) for n, t in tokens.items()}
+        host = await open_client(live, code, host_token=host_token)
+        spectator = await open_client(live, code, spectate=True)
+        start(live, code, host_token)
+        await _play(clients, host, random.Random(players))
+        for client in [*clients.values(), spectator]:
+            await _drain(client)
+        for client in [*clients.values(), host, spectator]:
+            await client.ws.close()
+        return code, clients, host, spectator
+
+    with running(_db(tmp_path)) as live:
+        code, clients, host, spectator = asyncio.run(scenario(live))
+        game = _record_of(live, code)
+    assert game.is_over
+    # Each client's view, rebuilt from what it was sent, is exactly its player view: it
+    # never received anything outside it. The spectator's is the public view.
+    for name, client in clients.items():
+        expected = player_view(game, name)
+        assert client.state == {k: v for k, v in expected.items() if k != "timeline"}
+        assert client.timeline == expected["timeline"]
+        for message in client.received:
+            assert "secrets" not in message.get("state", {})
+    public = public_view(game)
+    assert spectator.state == {k: v for k, v in public.items() if k != "timeline"}
+    assert spectator.timeline == public["timeline"]
+
+
+def test_reconnect_and_restart_mid_game_then_finish(tmp_path: Path) -> None:
+    names = table(9)
+    db = _db(tmp_path)
+
+    async def first_half(live: Live) -> tuple[str, str, dict[str, str], dict[str, Any]]:
+        code, host_token, tokens = make_room(live, names)
+        clients = {n: await open_client(live, code, token=t) for n, t in tokens.items()}
+        host = await open_client(live, code, host_token=host_token)
+        start(live, code, host_token)
+        await _play(clients, host, random.Random(3), stop_after=25)
+        # a player drops mid-step and comes back: same seat, the same view again
+        ana = clients["Ana"]
+        before = ana.state
+        await ana.ws.close()
+        again = await open_client(live, code, token=tokens["Ana"])
+        view = await again.until("view")
+        assert view["state"]["you"]["name"] == "Ana"
+        assert before is not None and view["state"]["year"] >= before["year"]
+        room = live.server.config.app.state.hub.rooms[code]
+        room.store.flush()
+        expected = player_view(room.session.game, "Ana")
+        assert view["state"] == {k: v for k, v in expected.items() if k != "timeline"}
+        for client in [*clients.values(), host, again]:
+            await client.ws.close()
+        return code, host_token, tokens, expected
+
+    async def second_half(live: Live, code: str, host_token: str, tokens: dict[str, str]) -> None:
+        clients = {n: await open_client(live, code, token=t) for n, t in tokens.items()}
+        host = await open_client(live, code, host_token=host_token)
+        await _play(clients, host, random.Random(4))
+        for client in [*clients.values(), host]:
+            await client.ws.close()
+
+    with running(db) as live:
+        code, host_token, tokens, before_restart = asyncio.run(first_half(live))
+    # the server is gone; a new one on the same database carries on
+    with running(db) as live:
+        room = live.server.config.app.state.hub.rooms[code]
+        assert player_view(room.session.game, "Ana") == before_restart
+        asyncio.run(second_half(live, code, host_token, tokens))
+        game = _record_of(live, code)
+    assert game.is_over
+    assert summarize(game)["status"] == "finished"
+
+
+def test_a_token_acts_only_for_its_own_seat(tmp_path: Path) -> None:
+    async def scenario(live: Live) -> None:
+        code, host_token, tokens = make_room(live, table(9))
+        ana = await open_client(live, code, token=tokens["Ana"])
+        start(live, code, host_token)
+        await ana.until("view")
+        room = live.server.config.app.state.hub.rooms[code]
+        before = len(room.session.game.actions)
+        for player in ("Ben", "@host", "Nobody"):
+            answer = await ana.request(
+                {"type": "act", "action": {"action": "ready", "player": player}}
+            )
+            assert answer["type"] == "error"
+            assert answer["code"] in ("not_your_seat", "not_host")
+        assert len(room.session.game.actions) == before  # nothing changed
+        # a wrong token opens nothing
+        stranger = await _raw_hello(live, {"type": "hello", "room": code, "token": "forged"})
+        assert stranger["code"] == "bad_token"
+        forged_host = await _raw_hello(
+            live, {"type": "hello", "room": code, "host_token": "forged"}
+        )
+        assert forged_host["code"] == "bad_token"
+        await ana.ws.close()
+
+    with running(_db(tmp_path)) as live:
+        asyncio.run(scenario(live))
+
+
+async def _raw_hello(live: Live, hello: dict[str, Any]) -> dict[str, Any]:
+    import json
+
+    from websockets.asyncio.client import connect
+
+    async with connect(live.ws_url) as ws:
+        await ws.send(json.dumps(hello))
+        answer: dict[str, Any] = json.loads(await ws.recv())
+        return answer
