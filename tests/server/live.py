@@ -18,8 +18,10 @@ import httpx
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
+from korapsyon.rules import Game
 from korapsyon.server.app import build_app
 from korapsyon.server.connection import Limits
+from korapsyon.server.room import Hub
 from korapsyon.store.sql import SqlStore
 
 
@@ -37,10 +39,17 @@ class Live:
     store: SqlStore
     server: uvicorn.Server
     thread: threading.Thread
+    hub: Hub
 
     @property
     def ws_url(self) -> str:
         return self.url.replace("http://", "ws://") + "/ws"
+
+    def game(self, code: str) -> Game:
+        """The game running in room ``code`` (server side)."""
+        session = self.hub.rooms[code].session
+        assert session is not None
+        return session.game
 
     def http(self) -> httpx.Client:
         return httpx.Client(base_url=self.url, timeout=10)
@@ -70,7 +79,7 @@ def running(db_url: str, port: int | None = None, limits: Limits | None = None) 
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("the server did not start")
         time.sleep(0.01)
-    live = Live(f"http://127.0.0.1:{port}", store, server, thread)
+    live = Live(f"http://127.0.0.1:{port}", store, server, thread, app.state.hub)
     try:
         yield live
     finally:

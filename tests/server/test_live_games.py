@@ -123,7 +123,7 @@ def test_a_complete_game_over_websockets(tmp_path: Path, players: int) -> None:
         return code, clients, host, spectator
 
     with running(_db(tmp_path)) as live:
-        code, clients, host, spectator = asyncio.run(scenario(live))
+        code, clients, _host, spectator = asyncio.run(scenario(live))
         game = _record_of(live, code)
     assert game.is_over
     # Each client's view, rebuilt from what it was sent, is exactly its player view: it
@@ -157,9 +157,8 @@ def test_reconnect_and_restart_mid_game_then_finish(tmp_path: Path) -> None:
         view = await again.until("view")
         assert view["state"]["you"]["name"] == "Ana"
         assert before is not None and view["state"]["year"] >= before["year"]
-        room = live.server.config.app.state.hub.rooms[code]
-        room.store.flush()
-        expected = player_view(room.session.game, "Ana")
+        live.store.flush()
+        expected = player_view(live.game(code), "Ana")
         assert view["state"] == {k: v for k, v in expected.items() if k != "timeline"}
         for client in [*clients.values(), host, again]:
             await client.ws.close()
@@ -176,8 +175,7 @@ def test_reconnect_and_restart_mid_game_then_finish(tmp_path: Path) -> None:
         code, host_token, tokens, before_restart = asyncio.run(first_half(live))
     # the server is gone; a new one on the same database carries on
     with running(db) as live:
-        room = live.server.config.app.state.hub.rooms[code]
-        assert player_view(room.session.game, "Ana") == before_restart
+        assert player_view(live.game(code), "Ana") == before_restart
         asyncio.run(second_half(live, code, host_token, tokens))
         game = _record_of(live, code)
     assert game.is_over
@@ -190,15 +188,14 @@ def test_a_token_acts_only_for_its_own_seat(tmp_path: Path) -> None:
         ana = await open_client(live, code, token=tokens["Ana"])
         start(live, code, host_token)
         await ana.until("view")
-        room = live.server.config.app.state.hub.rooms[code]
-        before = len(room.session.game.actions)
+        before = len(live.game(code).actions)
         for player in ("Ben", "@host", "Nobody"):
             answer = await ana.request(
                 {"type": "act", "action": {"action": "ready", "player": player}}
             )
             assert answer["type"] == "error"
             assert answer["code"] in ("not_your_seat", "not_host")
-        assert len(room.session.game.actions) == before  # nothing changed
+        assert len(live.game(code).actions) == before  # nothing changed
         # a wrong token opens nothing
         stranger = await _raw_hello(live, {"type": "hello", "room": code, "token": "forged"})
         assert stranger["code"] == "bad_token"
