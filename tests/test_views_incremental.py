@@ -28,3 +28,15 @@ def test_incremental_views_equal_fresh_views(seed: int) -> None:
             fresh = view_for(game, who)
             assert state == {k: v for k, v in fresh.items() if k != "timeline"}
             assert pieces[who] == fresh["timeline"]
+
+
+def test_recipients_and_visible_to_agree() -> None:
+    """The transport's fan-out (recipients) and the views' filter (visible_to) are one rule."""
+    from korapsyon.rules.events import recipients, visible_to
+
+    game = play_random(Game(table(13), seed=2), random.Random(2))
+    corrupt = list(game.corrupt_seats)
+    for event in game.events:
+        readers = set(recipients(event, len(game.players), corrupt))
+        for seat in range(len(game.players)):
+            assert (seat in readers) == visible_to(event, seat, seat in corrupt)

@@ -18,6 +18,7 @@ from .rules.errors import IllegalActionError, KorapsyonError, MalformedError
 from .rules.game import Game
 from .rules.roles import Role
 from .rules.ruleset import Ruleset
+from .rules.steps import STEPS
 
 FORMAT: Final = "korapsyon-record/1"
 
@@ -45,15 +46,10 @@ class Record(msgspec.Struct, omit_defaults=True):
     actions: list[Action] = []
 
 
-class _LooseRecord(msgspec.Struct):
-    """The same shape with unchecked actions, to find which action is malformed."""
+class _LooseRecord(Record):
+    """The same shape with unchecked actions, read one by one (to find which one is
+    malformed, or to fill in nulls that were left out)."""
 
-    format: Literal["korapsyon-record/1"]
-    players: list[str]
-    roles: list[Role] | None = None
-    seed: int = 0
-    ruleset: Ruleset = Ruleset()
-    decks: Decks | None = None
     actions: list[Any] = []
 
 
@@ -76,34 +72,27 @@ def read_record(data: bytes | str) -> tuple[Record, BadAction | None]:
     it and the second value says where and why; anything else malformed raises."""
     try:
         return _decode_record(data), None
-    except msgspec.DecodeError as exc:
-        first = exc
-    try:
-        loose = _decode_loose(data)
-    except msgspec.ValidationError as exc:
-        raise RecordError(f"malformed record: {exc}") from None
+    except msgspec.ValidationError:
+        pass  # maybe one action: read them one by one below
     except msgspec.DecodeError as exc:
         raise RecordError(f"not a JSON game record: {exc}") from None
+    try:
+        loose = _decode_loose(data)
+    except msgspec.DecodeError as exc:
+        raise RecordError(f"malformed record: {exc}") from None
+    actions: list[Action] = []
+    bad = None
     for index, raw in enumerate(loose.actions):
         try:
-            action_from_wire(raw)
+            actions.append(action_from_wire(raw))
         except MalformedError as exc:
-            record = _decode_loose_prefix(loose, index)
-            return record, BadAction(index, str(exc), exc.code)
-    raise RecordError(f"malformed record: {first}")  # pragma: no cover - defensive
-
-
-def _decode_loose_prefix(loose: _LooseRecord, stop: int) -> Record:
-    actions = [action_from_wire(raw) for raw in loose.actions[:stop]]
-    return Record(
-        format=loose.format,
-        players=loose.players,
-        roles=loose.roles,
-        seed=loose.seed,
-        ruleset=loose.ruleset,
-        decks=loose.decks,
-        actions=actions,
-    )
+            detail = exc.message.removeprefix("malformed action: ")
+            bad = BadAction(
+                index, "malformed: " + detail.replace("`$", f"`$.actions[{index}]"), exc.code
+            )
+            break
+    setup = {name: getattr(loose, name) for name in Record.__struct_fields__ if name != "actions"}
+    return Record(**setup, actions=actions), bad
 
 
 def new_game(record: Record) -> Game:
@@ -121,8 +110,10 @@ def new_game(record: Record) -> Game:
         raise RecordError(f"bad setup: {exc}") from None
 
 
-def replay(record: Record, bad: BadAction | None = None) -> tuple[Game, BadAction | None]:
-    """Apply every action of a record; stop at the first illegal one."""
+def replay(record: Record, unreadable: BadAction | None = None) -> tuple[Game, BadAction | None]:
+    """Apply every action of a record; stop at the first illegal one. ``unreadable`` is
+    the action :func:`read_record` could not read: if the replay gets that far, it stops
+    there, naming the rule of the step that was waiting for it."""
     game = new_game(record)
     apply = game.apply
     for index, action in enumerate(record.actions):
@@ -130,7 +121,14 @@ def replay(record: Record, bad: BadAction | None = None) -> tuple[Game, BadActio
             apply(action)
         except IllegalActionError as exc:
             return game, BadAction(index, str(exc), exc.code)
-    return game, bad
+    if unreadable is None:
+        return game, None
+    if game.outcome is not None:
+        rule = game.outcome.rule
+    else:
+        assert game.step is not None
+        rule = STEPS[game.step].rule
+    return game, BadAction(unreadable.index, f"{rule} {unreadable.reason}", unreadable.code)
 
 
 def record_of(game: Game) -> Record:

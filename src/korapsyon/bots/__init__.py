@@ -16,9 +16,8 @@ from ..rules.game import Game
 from ..rules.roles import Role
 from .agent import Agent, Prompt, play, prompt_for
 from .heuristic import Board, HeuristicAgent
+from .kinds import BOT_KINDS
 from .random_bot import RandomAgent
-
-BOT_KINDS = ("heuristic", "random", "mix", "heuristic:random", "random:heuristic")
 
 
 def make_agent(kind: str, seed: int | str, board: Board | None = None) -> Agent:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..rules.actions import HOST, Action, EndDiscussion
-from ..rules.events import CORRUPT, EVERYONE, BaseEvent
+from ..rules.events import BaseEvent, recipients
 from ..rules.game import Choice, Game
 from ..rules.roles import Role
 from ..rules.steps import Step
@@ -85,16 +85,10 @@ class _Postman:
             self.agents[events[0].audience].observe(events)
             return
         boxes: list[list[BaseEvent]] = [[] for _ in self.agents]
+        players = len(boxes)
         for event in events:
-            audience = event.audience
-            if audience == EVERYONE:
-                for box in boxes:
-                    box.append(event)
-            elif audience == CORRUPT:
-                for seat in self.corrupt:
-                    boxes[seat].append(event)
-            elif audience >= 0:
-                boxes[audience].append(event)
+            for seat in recipients(event, players, self.corrupt):
+                boxes[seat].append(event)
         for agent, box in zip(self.agents, boxes, strict=True):
             if box:
                 agent.observe(box)

@@ -5,8 +5,8 @@ from what its seat may see:
 
 * public signals (:class:`Board`): the treasury decrease minus the known project cost (how
   much was stolen, hence how many Corrupt are free, and who left when that number fell),
-  committees of successful projects, eliminations with revealed roles, Witness testimony,
-  protections that triggered, and claims weighed by the claimant's credibility;
+  how many members of each committee opposed, eliminations with revealed roles, Witness
+  testimony, and claims weighed by the claimant's credibility;
 * private knowledge (:class:`Memory`): its own role, the Ombudsperson's findings, the COA's
   audits, fellow Corrupt, and lies it can see through (a claim about itself or about a role it
   holds).
@@ -50,11 +50,9 @@ from ..rules.events import (
     AutoJailUsed,
     BaseEvent,
     ClaimMade,
-    CoaMuted,
     CommitteeNamed,
     GameStarted,
     InvestigationResult,
-    JailingBlocked,
     Kickback,
     NotPaid,
     PlayerEliminated,
@@ -68,7 +66,6 @@ from ..rules.events import (
     Stolen,
     SuholPaid,
     TeamRevealed,
-    TokhangBlocked,
     TokhangPaid,
     TreasuryReport,
     WitnessTestimony,
@@ -88,7 +85,6 @@ class _Project:
     card: str
     committee: tuple[int, ...]
     succeeded: bool | None = None
-    oppose: int = 0
 
 
 @dataclass
@@ -118,7 +114,6 @@ class Board:
         self.night_active: dict[int, frozenset[int]] = {}
         self.thefts: list[_Theft] = []
         self.witnessed: set[int] = set()
-        self.protected_seen: dict[int, int] = {}  # Year -> seat whose jailing was blocked
         self.claimed: dict[int, Role] = {}
         self.claimants: dict[Role, list[int]] = {}
         self.accusers: dict[int, set[int]] = {}  # seat -> who called it Bad / suspected it
@@ -162,8 +157,6 @@ class Board:
                     self.president = None
                 if event.role is not None:
                     self.revealed[seat] = event.role
-            case TokhangBlocked() | JailingBlocked():
-                self.protected_seen[self.year] = self.index[event.player]
             case AutoJailUsed():
                 self.public_spending = event.public_spending
             case TreasuryReport():
@@ -179,7 +172,6 @@ class Board:
                 project = self.projects.get(self.year)
                 if project is not None:
                     project.succeeded = event.succeeded
-                    project.oppose = event.oppose
                     for seat in project.committee:  # Good members rarely oppose
                         self.sus[seat] += 0.8 * event.oppose / len(project.committee)
             case WitnessTestimony():
@@ -278,8 +270,6 @@ class Memory:
     private: dict[int, float] = field(default_factory=dict)
     findings: dict[int, tuple[int, Team]] = field(default_factory=dict)  # Ombudsperson
     audits: dict[int, tuple[str | None, bool | None]] = field(default_factory=dict)  # COA
-    muted_year: int = 0
-    last_protected: tuple[int, int | None] = (0, None)
     fund: int = 0  # Corrupt: the Fund as the team's own events add it up
     last_steal: tuple[int, int] | None = None  # Corrupt: (Year, amount) of the last steal
     team_choices: dict[int, Corrupt] = field(default_factory=dict)  # this night's
@@ -335,15 +325,10 @@ class HeuristicAgent:
                 case AuditDelivered():
                     mem.audits[board.year] = (event.project, event.kickback)
                     self._audit(event.kickback)
-                case CoaMuted():
-                    mem.muted_year = board.year
                 case ActionTaken():
                     action = event.action
                     if event.audience == CORRUPT and isinstance(action, Corrupt):
                         mem.team_choices[board.index[action.player]] = action
-                    elif isinstance(action, Protect):
-                        chosen = None if action.target is None else board.index[action.target]
-                        mem.last_protected = (board.year, chosen)
                 case Stolen():
                     mem.fund += event.amount
                     mem.last_steal = (board.year, event.amount)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..rules.roles import Role
+
 _SHOWN = {None: "nobody / abstain", True: "yes", False: "no"}
 
 
@@ -126,11 +128,15 @@ def _private(you: dict[str, Any]) -> list[str]:
 
 def _decision(you: dict[str, Any]) -> list[str]:
     choices = you["choices"]
-    if you["submitted"] is not None:
-        return [f"You answered: {json.dumps(you['submitted'])} (you may change it)."]
     if not choices and not you.get("claims"):
         return ["Nothing to decide now: wait."]
-    lines = ["Your decision now (answer with one JSON object):"]
+    lines = []
+    if you["submitted"] is not None:
+        lines.append(f"You answered: {json.dumps(you['submitted'])}; you may still change it.")
+    if not choices:  # the discussion: talking is optional
+        lines.append("You may make one claim (or answer null to stay silent):")
+    else:
+        lines.append("Your decision now (answer with one JSON object):")
     for choice in choices + you.get("claims", []):
         fields = ", ".join(
             f'"{field}": one of [{", ".join(_value(v) for v in values)}]'
@@ -146,4 +152,7 @@ def _value(value: Any) -> str:
 
 
 def _article(title: str) -> str:
-    return "the" if title in ("Lawyer", "Ombudsperson", "COA") else "a"
+    return "the" if title in _UNIQUE else "a"
+
+
+_UNIQUE = {Role.LAWYER.title, Role.OMBUDSPERSON.title, Role.COA.title}

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from ..bots.kinds import BOT_KINDS
 from .terminal import say
 
 
@@ -23,7 +24,7 @@ from .terminal import say
 )
 @click.option(
     "--bots",
-    type=click.Choice(["random", "heuristic", "mix", "heuristic:random", "random:heuristic"]),
+    type=click.Choice(list(BOT_KINDS)),
     default="random",
     show_default=True,
     help="Who plays the seats: random legal moves, or bots (docs/BOTS.md).",
@@ -60,6 +61,8 @@ def play(
         seed = random.SystemRandom().randrange(2**32)
     ruleset = Ruleset(auto_jail_mode=variant)  # type: ignore[arg-type]
     game = Game(table(players), seed=seed, ruleset=ruleset)
+    if viewer is not None and viewer != MODERATOR_VIEWER and viewer not in game.players:
+        raise click.BadParameter(f"no player {viewer!r}; seats are {', '.join(game.players)}")
     if bots == "random":
         play_random(game, random.Random(seed))
     else:
@@ -67,8 +70,6 @@ def play(
         from ..bots.agent import play as play_with
 
         play_with(game, seat_agents(game, bots, seed), random.Random(seed))
-    if viewer is not None and viewer != MODERATOR_VIEWER and viewer not in game.players:
-        raise click.BadParameter(f"no player {viewer!r}; seats are {', '.join(game.players)}")
     view = view_for(game, viewer)
     say(f"Korapsyon - {players} players, seed {seed}, Auto Jail {variant}, {bots} play")
     current = None

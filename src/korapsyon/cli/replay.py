@@ -18,7 +18,7 @@ from ..record import RecordError, encode_json, replay_bytes
 
 
 @click.command()
-@click.argument("records", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("records", nargs=-1, required=True, type=click.Path(path_type=Path))
 def replay(records: tuple[Path, ...]) -> None:
     """Replay game RECORDS and print each one's summary."""
     out = sys.stdout.buffer
@@ -30,13 +30,15 @@ def replay(records: tuple[Path, ...]) -> None:
         except (OSError, RecordError) as exc:
             failed = True
             message = str(exc) if isinstance(exc, RecordError) else f"cannot read: {exc}"
-            click.echo(f"{path}: {message}", err=True)
+            click.echo(f"{path}: {_one_line(message)}", err=True)
             if not single:
                 out.write(encode_json({"error": message}) + b"\n")
             continue
         if stop is not None:
             failed = True
-            click.echo(f"{path}: illegal action at index {stop.index}: {stop.reason}", err=True)
+            click.echo(
+                f"{path}: illegal action at index {stop.index}: {_one_line(stop.reason)}", err=True
+            )
             if not single:
                 out.write(
                     encode_json({"illegal": {"index": stop.index, "reason": stop.reason}}) + b"\n"
@@ -46,3 +48,8 @@ def replay(records: tuple[Path, ...]) -> None:
     out.flush()
     if failed:
         sys.exit(2)
+
+
+def _one_line(text: str) -> str:
+    """Control characters (a newline in a player's name...) shown escaped: one line."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from ..bots.kinds import BOT_KINDS
 from .terminal import say
 
 
@@ -16,7 +17,12 @@ def _player_counts(text: str) -> tuple[int, ...]:
     counts: list[int] = []
     for part in text.split(","):
         low, _, high = part.strip().partition("-")
-        counts += range(int(low), int(high or low) + 1)
+        try:
+            counts += range(int(low), int(high or low) + 1)
+        except ValueError:
+            raise click.BadParameter(
+                f"player counts look like 13, 9-16 or 9,11,13: {text!r}"
+            ) from None
     if not counts or any(not 5 <= n <= 20 for n in counts):
         raise click.BadParameter(f"player counts run from 5 to 20, not {text!r}")
     return tuple(sorted(set(counts)))
@@ -39,7 +45,7 @@ def _player_counts(text: str) -> tuple[int, ...]:
 )
 @click.option(
     "--bots",
-    type=click.Choice(["heuristic", "random", "mix", "heuristic:random", "random:heuristic"]),
+    type=click.Choice(list(BOT_KINDS)),
     default="heuristic",
     show_default=True,
     help="Who plays: heuristic or random bots, a 50/50 mix, or GOOD:BAD teams.",
@@ -94,6 +100,11 @@ def simulate(
     players = _player_counts(players_text)
     if records and out is None:
         raise click.UsageError("--records needs --out DIR")
+    if out is not None:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise click.BadParameter(f"cannot write to {out}: {exc}") from None
     try:
         ruleset, per_count = parse_rules(rules)
         roles = parse_composition(composition) if composition else None
@@ -115,7 +126,6 @@ def simulate(
     say(f"{total} games in {elapsed:.1f} s ({total / elapsed:.0f} games/s)")
     if out is None:
         return
-    out.mkdir(parents=True, exist_ok=True)
     report = {
         "config": {
             "players": list(players),

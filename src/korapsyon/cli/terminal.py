@@ -1,5 +1,6 @@
-"""The one place the CLI writes to the terminal: plain text, no markup interpretation
-(player names may contain brackets or other symbols and are printed as they are)."""
+"""Terminal output of the commands: plain text, no markup interpretation (player names may
+contain brackets or other symbols and are printed as they are). ``korapsyon replay`` writes
+its JSON straight to standard output instead, for speed."""
 
 from __future__ import annotations
 
@@ -8,7 +9,3 @@ import click
 
 def say(text: str = "") -> None:
     click.echo(text)
-
-
-def warn(text: str) -> None:
-    click.echo(text, err=True)

@@ -225,8 +225,27 @@ ACTION_TYPES: dict[str, type[BaseAction]] = {
 }
 
 
+_NULLABLE: dict[object, tuple[str, ...]] = {
+    "protect": ("target",),
+    "investigate": ("target",),
+    "auto_jail": ("target",),
+    "corrupt": ("tokhang",),
+    "elect": ("candidate",),
+    "witness_vote": ("jail",),
+    "forced_jail_vote": ("jail",),
+    "jail_vote": ("target",),
+}
+"""Fields whose null may also be written by leaving the field out."""
+
+
 def action_from_wire(data: object) -> Action:
-    """Read one action in its record form; raise :class:`MalformedError` on bad input."""
+    """Read one action in its record form; raise :class:`MalformedError` on bad input.
+
+    A field that may be null (nobody, abstain) may also be left out."""
+    if isinstance(data, dict):
+        missing = [f for f in _NULLABLE.get(data.get("action"), ()) if f not in data]
+        if missing:
+            data = {**data, **dict.fromkeys(missing)}
     try:
         action: Action = msgspec.convert(data, Action)
         return action

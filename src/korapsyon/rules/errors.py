@@ -10,6 +10,8 @@ Two kinds, with stable codes that the server forwards as they are:
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class KorapsyonError(ValueError):
     """Base class of every error the rules core raises on bad input."""
@@ -27,8 +29,12 @@ class MalformedError(KorapsyonError):
         self.message = message
         super().__init__(f"{rule} {message}" if rule else message)
 
-    def __reduce__(self) -> tuple[type[MalformedError], tuple[str], dict[str, str | None]]:
-        return (type(self), (self.message,), {"rule": self.rule})
+    def __reduce__(self) -> tuple[Any, tuple[str, str | None]]:
+        return (_malformed, (self.message, self.rule))
+
+
+def _malformed(message: str, rule: str | None) -> MalformedError:
+    return MalformedError(message, rule=rule)
 
 
 class IllegalActionError(KorapsyonError):

@@ -8,6 +8,7 @@ event. Audiences are :data:`EVERYONE`, :data:`CORRUPT` (the Corrupt team),
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, TypeAlias
 
 import msgspec
@@ -341,6 +342,17 @@ def visible_to(event: BaseEvent, seat: int | None, corrupt: bool) -> bool:
         or (seat is not None and audience == seat)
         or (corrupt and audience == CORRUPT)
     )
+
+
+def recipients(event: BaseEvent, players: int, corrupt: Sequence[int]) -> Sequence[int]:
+    """The seats that may see ``event`` (the same rule as :func:`visible_to`, seat by seat),
+    for a transport that hands each event to its readers."""
+    audience = event.audience
+    if audience == EVERYONE:
+        return range(players)
+    if audience == CORRUPT:
+        return corrupt
+    return (audience,) if audience >= 0 else ()
 
 
 def audience_to_wire(audience: int, players: tuple[str, ...]) -> object:

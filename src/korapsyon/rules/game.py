@@ -9,7 +9,8 @@ Invariants:
 
 1. The game is a pure function of its setup (players, roles, seed, ruleset, decks) and the
    accepted actions: one ``random.Random(seed)`` draws the deal, the deck order and lots,
-   in that order, and nothing else (no clock, no global RNG, no I/O).
+   in that order (no clock, no global RNG, no I/O). Only :meth:`Game.default_action`, which
+   changes nothing, draws from its own generator seeded by the seed, Year and step.
 2. Every change of state is announced by at least one event in :attr:`Game.events`,
    each with its audience; nothing leaves the core except through events and views.
 3. Only active players (neither suspended nor eliminated) ever act; strikes never pass 2.
@@ -107,8 +108,9 @@ from .ruleset import (
 from .steps import NIGHT_ACTIONS, STEPS, Step
 
 ACTIVE, SUSPENDED, ELIMINATED = "active", "suspended", "eliminated"
-HOST_SEAT = -1
+HOST_SEAT = -100  # the host's place in ``to_act`` (distinct from every event audience)
 MAX_NAME = 24
+RESERVED_NAMES = (HOST, "@moderator")  # records and views use these for non-players
 
 
 class Outcome(NamedTuple):
@@ -1248,8 +1250,8 @@ def _check_names(players: Sequence[str]) -> list[str]:
     for name in names:
         if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME:
             raise MalformedError(f"player names are 1-{MAX_NAME} characters: {name!r}")
-        if name.startswith("@"):
-            raise MalformedError(f"player names may not start with '@' (reserved): {name!r}")
+        if name in RESERVED_NAMES:
+            raise MalformedError(f"{name!r} is reserved and cannot be a player's name")
         if name in seen:
             raise MalformedError(f"player name {name!r} is used twice")
         seen.add(name)

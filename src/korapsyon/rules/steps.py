@@ -1,6 +1,6 @@
 """The steps of a Year, as data: what each step accepts, who must act, what may follow.
 
-Invariants (checked by the engine and by tests):
+Invariants (the engine keeps them; tests/test_steps.py checks the transitions):
 
 1. In every step a known set of actors must each submit one action; a submitted actor may
    resubmit until the step resolves, and the last submission counts. The step resolves the
@@ -171,19 +171,6 @@ STEPS: dict[Step, StepSpec] = {
 }
 """The step table. ``successors`` lists every step that may follow (None: the Year ends
 or the game is over); the engine never takes a transition that is not listed here."""
-
-ELECTION_STEPS = frozenset({Step.STAND, Step.ELECT, Step.ELECT_RUNOFF})
-SECRET_BALLOT_STEPS = frozenset(
-    {
-        Step.ELECT,
-        Step.ELECT_RUNOFF,
-        Step.COMMITTEE_VOTE,
-        Step.WITNESS_VOTE,
-        Step.FORCED_JAIL_VOTE,
-        Step.JAIL_VOTE,
-        Step.JAIL_RUNOFF,
-    }
-)
 
 
 def diagram() -> str:

@@ -19,7 +19,6 @@ from typing import Any
 from .actions import HOST
 from .cards import CARDS
 from .events import (
-    CORRUPT,
     EVERYONE,
     AuditDelivered,
     BaseEvent,
@@ -30,6 +29,7 @@ from .events import (
     ProjectVoted,
     WitnessTestimony,
     audience_to_wire,
+    visible_to,
 )
 from .game import Choice, Game
 from .roles import Role
@@ -92,14 +92,9 @@ class ViewTracker:
         players = self.game.players
         for index in range(self.cursor, len(events)):
             event = events[index]
-            audience = event.audience
-            if not (
-                moderator
-                or audience == EVERYONE
-                or (audience == seat and seat is not None)
-                or (corrupt and audience == CORRUPT)
-            ):
+            if not (moderator or visible_to(event, seat, corrupt)):
                 continue
+            audience = event.audience
             self._note(event)
             text = describe(event)
             if text is None:

@@ -19,7 +19,7 @@ from ..record import record_of, write_record
 from ..rules import events as ev
 from ..rules.game import Game
 from ..rules.roles import Role
-from ..rules.ruleset import Ruleset, check_custom_roles, default_roles
+from ..rules.ruleset import Ruleset, check_custom_roles
 from ..selfplay import table
 
 CHUNK = 25  # games per task sent to a worker
@@ -160,9 +160,7 @@ def parse_composition(text: str) -> tuple[tuple[Role, int], ...]:
     return tuple(out)
 
 
-def parse_rules(
-    pairs: Sequence[str], players: Sequence[int] = ()
-) -> tuple[Ruleset, tuple[tuple[int, Ruleset], ...]]:
+def parse_rules(pairs: Sequence[str]) -> tuple[Ruleset, tuple[tuple[int, Ruleset], ...]]:
     """``key=value`` options as a Ruleset (values read as JSON where they can be), and the
     per-player-count rulesets of ``key=N:value,N:value`` options."""
     base: dict[str, Any] = {}
@@ -191,8 +189,3 @@ def _json(text: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError:
         return text
-
-
-def default_composition(players: int) -> dict[str, int]:
-    roles = default_roles(players)
-    return {role.value: roles.count(role) for role in Role}
