@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,10 +14,6 @@ from korapsyon.record import read_record, replay, summarize
 from korapsyon.rules.views import player_view, public_view
 from korapsyon.selfplay import table
 from tests.server.live import Client, Live, choose, make_room, open_client, running, start
-
-
-def _db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'korapsyon.sqlite3'}"
 
 
 async def _play(
@@ -106,7 +101,7 @@ def _record_of(live: Live, code: str) -> Any:
 
 
 @pytest.mark.parametrize("players", [9, 16])
-def test_a_complete_game_over_websockets(tmp_path: Path, players: int) -> None:
+def test_a_complete_game_over_websockets(db_url: str, players: int) -> None:
     names = table(players)
 
     async def scenario(live: Live) -> tuple[str, dict[str, Client], Client, Client]:
@@ -122,7 +117,7 @@ def test_a_complete_game_over_websockets(tmp_path: Path, players: int) -> None:
             await client.ws.close()
         return code, clients, host, spectator
 
-    with running(_db(tmp_path)) as live:
+    with running(db_url) as live:
         code, clients, _host, spectator = asyncio.run(scenario(live))
         game = _record_of(live, code)
     assert game.is_over
@@ -139,9 +134,9 @@ def test_a_complete_game_over_websockets(tmp_path: Path, players: int) -> None:
     assert spectator.timeline == public["timeline"]
 
 
-def test_reconnect_and_restart_mid_game_then_finish(tmp_path: Path) -> None:
+def test_reconnect_and_restart_mid_game_then_finish(db_url: str) -> None:
     names = table(9)
-    db = _db(tmp_path)
+    db = db_url
 
     async def first_half(live: Live) -> tuple[str, str, dict[str, str], dict[str, Any]]:
         code, host_token, tokens = make_room(live, names)
@@ -182,7 +177,7 @@ def test_reconnect_and_restart_mid_game_then_finish(tmp_path: Path) -> None:
     assert summarize(game)["status"] == "finished"
 
 
-def test_a_token_acts_only_for_its_own_seat(tmp_path: Path) -> None:
+def test_a_token_acts_only_for_its_own_seat(db_url: str) -> None:
     async def scenario(live: Live) -> None:
         code, host_token, tokens = make_room(live, table(9))
         ana = await open_client(live, code, token=tokens["Ana"])
@@ -205,7 +200,7 @@ def test_a_token_acts_only_for_its_own_seat(tmp_path: Path) -> None:
         assert forged_host["code"] == "bad_token"
         await ana.ws.close()
 
-    with running(_db(tmp_path)) as live:
+    with running(db_url) as live:
         asyncio.run(scenario(live))
 
 
