@@ -200,9 +200,10 @@ class Room:
         self.status = "playing"
         self.session = GameSession(self, game, setup)
         self.broadcast_lobby()
+        self.session.resume_timer(None)  # the first step's timer
         for conn in self.connections:
             self.session.send_view(conn)
-        self.session._changed()  # timers and bots begin
+        self.session._changed()  # bots begin
 
     def restore(self, row: RoomRow) -> None:
         """Rebuild from the store: the lobby, and the game by replaying its record."""
