@@ -113,7 +113,10 @@ def test_chat_channels_limits_and_history(db_url: str) -> None:
         )
         assert ack["type"] == "ack"
         seen = [await clients[corrupt[1]].until("chat_posted") for _ in range(2)]
-        assert [(m["channel"], m["text"]) for m in seen] == [("public", "hello"), ("corrupt", "steal")]
+        assert [(m["channel"], m["text"]) for m in seen] == [
+            ("public", "hello"),
+            ("corrupt", "steal"),
+        ]
         refused = await clients[good[1]].request(
             {"type": "chat", "channel": "corrupt", "text": "hi"}
         )

@@ -6,6 +6,7 @@ import click
 
 from .bench import bench
 from .play import play
+from .protocol import protocol
 from .replay import replay
 from .serve import serve
 from .simulate import simulate
@@ -22,3 +23,4 @@ main.add_command(replay)
 main.add_command(bench)
 main.add_command(simulate)
 main.add_command(serve)
+main.add_command(protocol)
