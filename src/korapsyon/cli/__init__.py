@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from .bench import bench
+from .loadtest import loadtest
 from .play import play
 from .protocol import protocol
 from .replay import replay
@@ -24,3 +25,4 @@ main.add_command(bench)
 main.add_command(simulate)
 main.add_command(serve)
 main.add_command(protocol)
+main.add_command(loadtest)

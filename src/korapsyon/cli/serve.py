@@ -31,16 +31,28 @@ def database_url(db: str | None) -> str:
     help=f"Database: a SQLite file (default ./{DEFAULT_DB}, created on first run) or "
     "postgresql://user:password@host/dbname.",
 )
-def serve(host: str, port: int, db: str | None) -> None:
+@click.option(
+    "--trace", is_flag=True, hidden=True, help="Benchmarks: say which actions views include."
+)
+@click.option(
+    "--limit-messages",
+    default=20,
+    show_default=True,
+    hidden=True,
+    help="Messages a connection may send per second.",
+)
+def serve(host: str, port: int, db: str | None, trace: bool, limit_messages: int) -> None:
     """Run the Korapsyon server."""
     import uvicorn
 
     from ..server.app import build_app
+    from ..server.connection import Limits
     from ..store.sql import SqlStore
 
     url = database_url(db)
     store = SqlStore(url)
-    app = build_app(store, base_url=f"http://{host}:{port}")
+    limits = Limits(messages=limit_messages)
+    app = build_app(store, base_url=f"http://{host}:{port}", limits=limits, trace=trace)
     say(f"korapsyon server on http://{host}:{port} (store: {url.split('@')[-1]})")
     uvicorn.run(
         app,

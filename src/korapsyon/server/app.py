@@ -94,9 +94,12 @@ def _host(request: Request, room: Room) -> None:
         )
 
 
-def build_app(store: SqlStore, *, base_url: str = "", limits: Limits | None = None) -> Starlette:
-    """The application, over ``store`` (migrated, and restored at start-up)."""
-    hub = Hub(store, base_url)
+def build_app(
+    store: SqlStore, *, base_url: str = "", limits: Limits | None = None, trace: bool = False
+) -> Starlette:
+    """The application, over ``store`` (migrated, and restored at start-up). ``trace``
+    (benchmarks) makes acks and updates say which actions they include."""
+    hub = Hub(store, base_url, trace=trace)
     limits = limits or Limits()
 
     @asynccontextmanager
@@ -202,10 +205,13 @@ async def serve_connection(hub: Hub, ws: WebSocket, limits: Limits) -> None:
     """One client from ``hello`` to goodbye."""
     await ws.accept()
     try:
-        raw = await asyncio.wait_for(ws.receive_text(), HELLO_SECONDS)
-    except (TimeoutError, WebSocketDisconnect, KeyError):
+        first = await asyncio.wait_for(ws.receive(), HELLO_SECONDS)
+    except (TimeoutError, WebSocketDisconnect):
         await ws.close(code=1008)
         return
+    if first["type"] == "websocket.disconnect":
+        return
+    raw = first.get("text") or (first.get("bytes") or b"").decode("utf-8", "replace")
     try:
         hello = p.decode_client(raw)
         if not isinstance(hello, p.Hello):
@@ -285,8 +291,12 @@ async def handle(room: Room, conn: Connection, data: str) -> None:
                     f"this connection acts for {conn.seat or 'no seat'}, not {action.player!r}",
                 )
             seq = await session.act(action)
-            ack = p.Ack(message.id, seq)
-            session.after_push(lambda: conn.send(ack))
+
+            def acknowledge() -> None:
+                pushed = session.committed - 1 if room.hub.trace else None
+                conn.send(p.Ack(message.id, seq, pushed))
+
+            session.after_push(acknowledge)
         elif isinstance(message, p.Chat):
             refusal = session.chat_refusal(conn, message.channel)
             if refusal is not None:

@@ -22,7 +22,9 @@ MAX_CHAT_CHARS = 500
 Id = Annotated[int, msgspec.Meta(ge=0, le=2**53, description="chosen by the client, echoed back")]
 
 
-class _Message(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+class _Message(
+    msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True, omit_defaults=True
+):
     pass
 
 
@@ -107,6 +109,7 @@ class Update(_Message, frozen=True, tag="update"):
     timeline: list[dict[str, Any]]
     timer: dict[str, Any] | None
     now: float
+    seq: int | None = None  # benchmarks only (server --trace): the last action it includes
 
 
 class Ack(_Message, frozen=True, tag="ack"):
@@ -115,6 +118,7 @@ class Ack(_Message, frozen=True, tag="ack"):
 
     id: int
     seq: int | None = None
+    pushed: int | None = None  # benchmarks only (server --trace): the views already pushed
 
 
 class Error(_Message, frozen=True, tag="error"):

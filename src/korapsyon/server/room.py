@@ -283,9 +283,10 @@ class Room:
 class Hub:
     """Every room of the server."""
 
-    def __init__(self, store: SqlStore, base_url: str = "") -> None:
+    def __init__(self, store: SqlStore, base_url: str = "", *, trace: bool = False) -> None:
         self.store = store
         self.base_url = base_url.rstrip("/")
+        self.trace = trace  # benchmarks: acks and updates say which actions they include
         self.rooms: dict[str, Room] = {}
 
     def create_room(self, settings: RoomSettings) -> tuple[Room, str, str | None]:

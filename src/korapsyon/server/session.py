@@ -156,6 +156,7 @@ class GameSession:
         shared = self.public.shared()
         timer = self.timer_info()
         now = time.time()
+        seq = self.committed - 1 if self.room.hub.trace else None
         for conn in self.room.connections:
             tracker = conn.tracker
             if tracker is None or conn.closed:
@@ -165,7 +166,7 @@ class GameSession:
             if not timeline and state == conn.last_state and timer == conn.last_timer:
                 continue
             conn.last_state, conn.last_timer = state, timer
-            conn.send(Update(state, timeline, timer, now))
+            conn.send(Update(state, timeline, timer, now, seq))
         waiting, self.waiting = self.waiting, []
         for callback in waiting:
             callback()

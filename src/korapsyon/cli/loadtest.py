@@ -1,0 +1,55 @@
+"""``korapsyon loadtest``: rooms of simulated players over real WebSockets on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import click
+
+from .terminal import say
+
+
+@click.command()
+@click.option("--rooms", default=100, show_default=True, type=click.IntRange(1, 2000))
+@click.option("--players", default=13, show_default=True, type=click.IntRange(9, 16))
+@click.option("--seconds", default=30.0, show_default=True, type=click.FloatRange(1))
+@click.option(
+    "--think",
+    default=2.0,
+    show_default=True,
+    type=click.FloatRange(0),
+    help="Mean seconds a simulated player takes for each decision (sets the offered load).",
+)
+@click.option("--warmup", default=5.0, show_default=True, type=click.FloatRange(0))
+@click.option("--url", default=None, help="Test this running server instead of starting one.")
+@click.option("--db", default=None, help="Database of the server started for the test.")
+@click.option("--json", "as_json", is_flag=True, help="Also print the figures as JSON.")
+def loadtest(
+    *,
+    rooms: int,
+    players: int,
+    seconds: float,
+    think: float,
+    warmup: float,
+    url: str | None,
+    db: str | None,
+    as_json: bool,
+) -> None:
+    """Measure actions/s, latency (p50, p99) and the server's memory under load."""
+    from .. import loadtest as lt
+
+    async def go(base: str, pid: int | None) -> lt.LoadResult:
+        return await lt.run(
+            base, rooms=rooms, players=players, seconds=seconds, think=think, warmup=warmup,
+            server_pid=pid,
+        )  # fmt: skip
+
+    if url is None:
+        with lt.spawned_server(db) as (base, pid):
+            result = asyncio.run(go(base, pid))
+    else:
+        result = asyncio.run(go(url.rstrip("/"), None))
+    say(result.report())
+    if as_json:
+        say(json.dumps(lt.summary(result)))

@@ -1,0 +1,335 @@
+"""The load benchmark: many rooms of simulated players over real WebSockets on loopback.
+
+Each simulated player is a WebSocket client that reads its view and, after a random "think"
+time, sends a random legal action from it; each room's host client closes the discussions.
+The server runs in trace mode, so that every ``ack`` says which push of views included the
+action and every ``update`` which push it belongs to. An action's latency is measured from
+the moment it is sent until the last client it changed has received its new view (and its
+sender the ack). The server's memory is read from its process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import msgspec
+import psutil
+from websockets.asyncio.client import ClientConnection, connect
+
+_decode = msgspec.json.Decoder().decode
+_encoder = msgspec.json.Encoder()
+
+
+def _encode(message: dict[str, Any]) -> str:
+    return _encoder.encode(message).decode()
+
+
+@dataclass
+class LoadResult:
+    rooms: int
+    connections: int
+    seconds: float
+    actions: int
+    errors: int
+    latencies_ms: list[float]
+    memory_start_mb: float
+    memory_end_mb: float
+    finished_games: int
+    setup_seconds: float
+
+    @property
+    def actions_per_second(self) -> float:
+        return self.actions / self.seconds if self.seconds else 0.0
+
+    def percentile(self, q: float) -> float:
+        if not self.latencies_ms:
+            return float("nan")
+        ordered = sorted(self.latencies_ms)
+        return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
+
+    def report(self) -> str:
+        return "\n".join(
+            [
+                f"rooms {self.rooms}, connections {self.connections} "
+                f"(set up in {self.setup_seconds:.1f} s), measured {self.seconds:.1f} s",
+                f"actions: {self.actions} acknowledged = {self.actions_per_second:,.0f} actions/s, "
+                f"{self.errors} errors, {self.finished_games} games finished",
+                f"latency (send -> every changed view received): p50 {self.percentile(50):.1f} ms, "
+                f"p90 {self.percentile(90):.1f} ms, p99 {self.percentile(99):.1f} ms, "
+                f"max {max(self.latencies_ms, default=float('nan')):.1f} ms",
+                f"server memory: {self.memory_start_mb:.0f} MB connected, "
+                f"{self.memory_end_mb:.0f} MB at the end "
+                f"({(self.memory_end_mb * 1024) / max(1, self.connections):.0f} KB a connection)",
+            ]
+        )
+
+
+@dataclass
+class _Room:
+    code: str
+    host: str
+    tokens: dict[str, str]
+    pushes: dict[int, float] = field(default_factory=dict)  # push seq -> last update received
+
+
+@dataclass
+class _Stats:
+    measuring: bool = False
+    stop: bool = False
+    sent: dict[tuple[int, int], float] = field(default_factory=dict)  # (client, id) -> time
+    acks: list[tuple[_Room, int, float, float]] = field(default_factory=list)
+    errors: int = 0
+    finished: set[str] = field(default_factory=set)
+
+
+def raise_file_limit() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def spawned_server(db: str | None = None) -> Any:
+    """A ``korapsyon serve --trace`` in its own process, on a free port and a fresh SQLite
+    file (unless ``db`` is given)."""
+    port = free_port()
+    with tempfile.TemporaryDirectory() as folder:
+        database = db or str(Path(folder) / "load.sqlite3")
+        command = [
+            sys.executable, "-m", "korapsyon", "serve", "--port", str(port), "--db", database,
+            "--trace", "--limit-messages", "1000",
+        ]  # fmt: skip
+        process = subprocess.Popen(command, preexec_fn=raise_file_limit)  # noqa: PLW1509
+        try:
+            url = f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    httpx.get(url + "/healthz", timeout=1).raise_for_status()
+                    break
+                except httpx.HTTPError:
+                    if time.monotonic() > deadline or process.poll() is not None:
+                        raise RuntimeError("the server did not start") from None
+                    time.sleep(0.1)
+            yield url, process.pid
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+
+
+async def _make_rooms(url: str, rooms: int, players: int) -> list[_Room]:
+    from .selfplay import table
+
+    limits = httpx.Limits(max_connections=50)
+    made: list[_Room] = []
+    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
+
+        async def one() -> _Room:
+            body = {"settings": {"timers": False}}
+            created = (await http.post("/api/rooms", json=body)).json()
+            code = created["code"]
+            tokens = {}
+            for name in table(players):
+                ticket = (await http.post(f"/api/rooms/{code}/seats", json={"name": name})).json()
+                tokens[name] = ticket["token"]
+            return _Room(code, created["host_token"], tokens)
+
+        for start in range(0, rooms, 50):
+            made += await asyncio.gather(*(one() for _ in range(min(50, rooms - start))))
+    return made
+
+
+async def _start_rooms(url: str, rooms: list[_Room]) -> None:
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        for room in rooms:
+            headers = {"authorization": f"Bearer {room.host}"}
+            (await http.post(f"/api/rooms/{room.code}/start", headers=headers)).raise_for_status()
+
+
+def _choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    you = state.get("you")
+    if you is None or not you["to_act"] or you["submitted"] is not None or not you["choices"]:
+        return None
+    choice = rng.choice(you["choices"])
+    action: dict[str, Any] = {"action": choice["action"], "player": you["name"]}
+    if choice["pick"]:
+        action["members"] = rng.sample(choice["options"]["members"], choice["pick"])
+    else:
+        for name, values in choice["options"].items():
+            action[name] = rng.choice(values)
+    return action
+
+
+async def _client(  # noqa: PLR0917
+    ws_url: str,
+    room: _Room,
+    hello: dict[str, Any],
+    index: int,
+    stats: _Stats,
+    think: float,
+    rng: random.Random,
+    ready: asyncio.Event,
+) -> None:
+    ws: ClientConnection = await connect(ws_url, max_size=2**20, compression=None)
+    await ws.send(_encode({"type": "hello", "room": room.code, **hello}))
+    is_host = "host_token" in hello
+    state: dict[str, Any] | None = None
+    waiting = False
+    next_id = 0
+    timer: asyncio.TimerHandle | None = None
+    loop = asyncio.get_running_loop()
+    sending: set[asyncio.Task[None]] = set()
+
+    def act() -> None:
+        nonlocal waiting, next_id, timer
+        timer = None
+        if stats.stop or state is None or waiting:
+            return
+        if is_host:
+            if state.get("step") != "discussion":
+                return
+            action: dict[str, Any] | None = {"action": "end_discussion", "player": "@host"}
+        else:
+            action = _choose(state, rng)
+        if action is None:
+            return
+        next_id += 1
+        waiting = True
+        stats.sent[(index, next_id)] = time.perf_counter()
+        sending.add(
+            loop.create_task(ws.send(_encode({"type": "act", "id": next_id, "action": action})))
+        )
+
+    try:
+        await ready.wait()
+        async for raw in ws:
+            now = time.perf_counter()
+            message = _decode(raw)
+            kind = message["type"]
+            if kind in ("view", "update"):
+                state = message["state"]
+                seq = message.get("seq")
+                if seq is not None and stats.measuring:
+                    room.pushes[seq] = now
+                if state["status"] == "finished":
+                    stats.finished.add(room.code)
+            elif kind == "ack":
+                waiting = False
+                sent = stats.sent.pop((index, message["id"]), None)
+                if sent is not None and stats.measuring:
+                    stats.acks.append((room, message.get("pushed", -1), sent, now))
+            elif kind == "error":
+                waiting = False
+                stats.sent.pop((index, message.get("id") or 0), None)
+                if stats.measuring:
+                    stats.errors += 1
+            if stats.stop:
+                break
+            if state is not None and not waiting and timer is None:
+                delay = rng.expovariate(1 / think) if think > 0 else 0
+                timer = loop.call_later(delay, act)
+    finally:
+        if timer is not None:
+            timer.cancel()
+        await ws.close()
+
+
+async def run(
+    url: str,
+    *,
+    rooms: int,
+    players: int = 13,
+    seconds: float = 30,
+    think: float = 2.0,
+    warmup: float = 5.0,
+    server_pid: int | None = None,
+    seed: int = 0,
+) -> LoadResult:
+    """Fill ``rooms`` rooms, play for ``warmup`` + ``seconds`` seconds, measure the latter."""
+    raise_file_limit()
+    began = time.perf_counter()
+    made = await _make_rooms(url, rooms, players)
+    ws_url = url.replace("http://", "ws://") + "/ws"
+    stats = _Stats()
+    rng = random.Random(seed)
+    ready = asyncio.Event()
+    tasks: list[asyncio.Future[None]] = []
+    index = 0
+    for room in made:
+        hellos = [{"token": t} for t in room.tokens.values()] + [{"host_token": room.host}]
+        for hello in hellos:
+            index += 1
+            task = _client(
+                ws_url, room, hello, index, stats, think, random.Random(rng.random()), ready
+            )
+            tasks.append(asyncio.ensure_future(task))
+            if index % 200 == 0:
+                await asyncio.sleep(0.05)  # let the connections open
+    await asyncio.sleep(1.0)
+    process = psutil.Process(server_pid) if server_pid else None
+    await _start_rooms(url, made)
+    setup = time.perf_counter() - began
+    ready.set()
+    await asyncio.sleep(warmup)
+    memory_start = process.memory_info().rss / 2**20 if process else float("nan")
+    stats.measuring = True
+    started = time.perf_counter()
+    await asyncio.sleep(seconds)
+    stats.measuring = False
+    elapsed = time.perf_counter() - started
+    memory_end = process.memory_info().rss / 2**20 if process else float("nan")
+    await asyncio.sleep(0.5)  # the last updates of measured actions
+    stats.stop = True
+    for running in tasks:
+        running.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    latencies = []
+    for room, pushed, sent, acked in stats.acks:
+        seen = room.pushes.get(pushed, acked)
+        latencies.append((max(seen, acked) - sent) * 1000)
+    return LoadResult(
+        rooms=rooms,
+        connections=index,
+        seconds=elapsed,
+        actions=len(stats.acks),
+        errors=stats.errors,
+        latencies_ms=latencies,
+        memory_start_mb=memory_start,
+        memory_end_mb=memory_end,
+        finished_games=len(stats.finished),
+        setup_seconds=setup,
+    )
+
+
+def summary(result: LoadResult) -> dict[str, Any]:
+    return {
+        "rooms": result.rooms,
+        "connections": result.connections,
+        "actions_per_second": round(result.actions_per_second, 1),
+        "p50_ms": round(result.percentile(50), 2),
+        "p99_ms": round(result.percentile(99), 2),
+        "errors": result.errors,
+        "memory_mb": round(result.memory_end_mb, 1),
+        "mean_ms": round(statistics.fmean(result.latencies_ms), 2) if result.latencies_ms else None,
+        "cpus": os.cpu_count(),
+    }
