@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from concurrent.futures import Future
 from typing import Any
 
 import pytest
@@ -295,8 +294,8 @@ def test_a_failing_store_refuses_actions_and_recovers(db_url: str) -> None:
         wire.pop("auto")
         original = live.store.append_action
 
-        def broken(*args: Any, **kwargs: Any) -> Future[Any]:
-            future: Future[Any] = Future()
+        def broken(*args: Any, **kwargs: Any) -> asyncio.Future[Any]:
+            future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
             future.set_exception(StoreError("disk full"))
             return future
 

@@ -85,15 +85,18 @@ class ViewTracker:
         self.revealed: dict[str, str] = {}
         self.notes: dict[str, tuple[int, Any]] = {}  # this Year's results: (Year, value)
 
-    def update(self) -> None:
-        """Read the events appended since the last update."""
+    def update(self) -> int:
+        """Read the events appended since the last update; return how many of them the
+        viewer may see (none: only the shared part of the view can have changed)."""
         events = self.game.events
         seat, corrupt, moderator = self.seat, self.corrupt, self.moderator
         players = self.game.players
+        seen = 0
         for index in range(self.cursor, len(events)):
             event = events[index]
             if not (moderator or visible_to(event, seat, corrupt)):
                 continue
+            seen += 1
             audience = event.audience
             self._note(event)
             text = describe(event)
@@ -106,6 +109,7 @@ class ViewTracker:
                     entry["audience"] = audience_to_wire(audience, players)
             self.timeline.append(entry)
         self.cursor = len(events)
+        return seen
 
     def _note(self, event: BaseEvent) -> None:
         year = event.year
@@ -149,17 +153,23 @@ class ViewTracker:
         :meth:`shared` for the same game state (it is the same for every viewer)."""
         self.update()
         view = dict(shared if shared is not None else _shared(self.game, self))
+        view.update(self.personal())
+        return view
+
+    def personal(self) -> View:
+        """The viewer's own part of the view (``viewer`` and ``you`` or ``secrets``): what
+        the view holds beyond :meth:`shared`. It changes only when the viewer sees a new
+        event (every change of the game that concerns a viewer comes with one)."""
         game = self.game
         if self.moderator:
-            view["viewer"] = {"kind": "moderator"}
-            view["secrets"] = _secrets(game)
-        elif self.name is None:
-            view["viewer"] = {"kind": "public"}
-        else:
-            assert self.seat is not None
-            view["viewer"] = {"kind": "player", "name": self.name}
-            view["you"] = _you(game, self.seat, self)
-        return view
+            return {"viewer": {"kind": "moderator"}, "secrets": _secrets(game)}
+        if self.name is None:
+            return {"viewer": {"kind": "public"}}
+        assert self.seat is not None
+        return {
+            "viewer": {"kind": "player", "name": self.name},
+            "you": _you(game, self.seat, self),
+        }
 
     def view(self) -> View:
         """The whole view, timeline included."""

@@ -6,6 +6,7 @@ Thin adapters only: decode, check who is asking, call the room or the session, e
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -106,6 +107,10 @@ def build_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store.migrate()
         hub.restore()
+        # Long-lived rooms hold many objects: collect the youngest often, the oldest rarely,
+        # so that a full collection does not stall every game at once.
+        gc.freeze()
+        gc.set_threshold(50_000, 50, 100)
         yield
         store.flush()
 

@@ -62,7 +62,7 @@ class Connection:
         self.seat = seat  # the seat's name, for players
         self.host = host
         self.tracker: ViewTracker | None = None
-        self.last_state: dict[str, Any] | None = None
+        self.personal: bytes | None = None  # the JSON of its own part of the view
         self.last_timer: dict[str, Any] | None = None
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         self.closed = False

@@ -150,6 +150,31 @@ class Pong(_Message, frozen=True, tag="pong"):
 ServerMessage: TypeAlias = Welcome | Lobby | View | Update | Ack | Error | ChatPosted | Pong
 
 decode_client = msgspec.json.Decoder(ClientMessage).decode
+
+
+def view_frame(  # noqa: PLR0917
+    kind: bytes,
+    shared: bytes,
+    personal: bytes,
+    timeline: list[dict[str, Any]],
+    timer: dict[str, Any] | None,
+    now: float,
+    seq: int | None = None,
+) -> bytes:
+    """A ``view`` or ``update`` message, assembled from the JSON of the view's shared part
+    (encoded once for the whole room) and of the client's own part (two JSON objects with
+    no key in common). It decodes exactly as :class:`View` / :class:`Update` would encode."""
+    parts = [
+        b'{"type":"', kind, b'","state":', shared[:-1], b",", personal[1:],
+        b',"timeline":', encode(timeline), b',"timer":', encode(timer),
+        b',"now":', encode(now),
+    ]  # fmt: skip
+    if seq is not None:
+        parts += [b',"seq":', encode(seq)]
+    parts.append(b"}")
+    return b"".join(parts)
+
+
 encode = msgspec.json.Encoder().encode
 
 

@@ -33,7 +33,7 @@ from ..rules.steps import Step
 from ..rules.views import ViewTracker
 from ..store.sql import ChatRow, StoreError, WriteLog
 from .connection import Connection
-from .protocol import ChatPosted, Update, View
+from .protocol import ChatPosted, encode, view_frame
 
 if TYPE_CHECKING:
     from .room import Room
@@ -68,6 +68,7 @@ class GameSession:
         self.rng = random.Random()
         self.public = ViewTracker(game, None)
         self.push_scheduled = False
+        self.shared = b""  # the shared part of the views last pushed (JSON)
         self.waiting: list[Callable[[], None]] = []  # acks to send after the next push
         self.finished_stored = game.is_over
         # timers
@@ -100,7 +101,7 @@ class GameSession:
             self.room.code, seq, action.to_wire(), time.time(), self.log
         )
         try:
-            await asyncio.wrap_future(stored)
+            await stored
         except StoreError as exc:
             self._rollback()
             raise StoreUnavailable(
@@ -153,7 +154,9 @@ class GameSession:
             self.room.finished()
         if self._new_steps():
             self._start_timer()
-        shared = self.public.shared()
+        shared = encode(self.public.shared())  # once for the whole room
+        shared_changed = shared != self.shared
+        self.shared = shared
         timer = self.timer_info()
         now = time.time()
         seq = self.committed - 1 if self.room.hub.trace else None
@@ -161,12 +164,14 @@ class GameSession:
             tracker = conn.tracker
             if tracker is None or conn.closed:
                 continue
-            state = tracker.state(shared)
+            seen = tracker.update()
+            if seen or conn.personal is None:
+                conn.personal = encode(tracker.personal())
+            if not (seen or shared_changed or timer != conn.last_timer):
+                continue  # nothing this client can see has changed
+            conn.last_timer = timer
             timeline = tracker.take_timeline()
-            if not timeline and state == conn.last_state and timer == conn.last_timer:
-                continue
-            conn.last_state, conn.last_timer = state, timer
-            conn.send(Update(state, timeline, timer, now, seq))
+            conn.send_raw(view_frame(b"update", shared, conn.personal, timeline, timer, now, seq))
         waiting, self.waiting = self.waiting, []
         for callback in waiting:
             callback()
@@ -174,12 +179,13 @@ class GameSession:
 
     def send_view(self, conn: Connection) -> None:
         """A connection's whole view (on joining, reconnecting, after a rebuild)."""
-        conn.tracker = ViewTracker(self.game, conn.viewer)
-        state = conn.tracker.state(self.public.shared())
-        timeline = conn.tracker.take_timeline()
-        timer = self.timer_info()
-        conn.last_state, conn.last_timer = state, timer
-        conn.send(View(state, timeline, timer, time.time()))
+        conn.tracker = tracker = ViewTracker(self.game, conn.viewer)
+        shared = encode(self.public.shared())
+        tracker.update()
+        conn.personal = encode(tracker.personal())
+        timer = conn.last_timer = self.timer_info()
+        timeline = tracker.take_timeline()
+        conn.send_raw(view_frame(b"view", shared, conn.personal, timeline, timer, time.time()))
 
     # ------------------------------------------------------------ timers (R-72)
     def _new_steps(self) -> bool:

@@ -13,6 +13,8 @@ Invariants:
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import queue
 import threading
@@ -23,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, create_engine, delete, event, insert, select, update
+from sqlalchemy import Connection, Table, create_engine, delete, event, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import NullPool
 
@@ -81,18 +83,44 @@ class WriteLog:
         self.failed = -1
 
 
+@dataclass
+class Insert:
+    """A row to insert: the writer inserts consecutive rows of a table in one statement.
+    ``guard`` (if given) runs first and may refuse the row by raising."""
+
+    table: Table
+    values: dict[str, Any]
+    guard: Callable[[], None] | None = None
+    on_error: Callable[[], None] | None = None
+
+
+Write = Op | Insert
+
+
 class Writer:
-    """The single writer thread: group commits, in submission order."""
+    """The single writer thread: group commits, in submission order, on one connection.
+
+    A write's outcome goes to a ``concurrent.futures.Future`` (:meth:`submit`) or to an
+    asyncio future (:meth:`submit_async`); asyncio futures of one group are settled with
+    one wake-up of their event loop.
+    """
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.queue: queue.SimpleQueue[tuple[Op, Future[Any]] | None] = queue.SimpleQueue()
+        self.queue: queue.SimpleQueue[tuple[Write, Any] | None] = queue.SimpleQueue()
         self.thread = threading.Thread(target=self._run, name="korapsyon-writer", daemon=True)
         self.commits = 0
+        self.conn: Connection | None = None
         self.thread.start()
 
-    def submit(self, op: Op) -> Future[Any]:
+    def submit(self, op: Write) -> Future[Any]:
         future: Future[Any] = Future()
+        self.queue.put((op, future))
+        return future
+
+    def submit_async(self, op: Write) -> asyncio.Future[Any]:
+        """Like :meth:`submit`, awaitable on the calling event loop."""
+        future = asyncio.get_running_loop().create_future()
         self.queue.put((op, future))
         return future
 
@@ -104,7 +132,7 @@ class Writer:
         while True:
             first = self.queue.get()
             if first is None:
-                return
+                break
             batch = [first]
             stop = False
             while True:
@@ -118,24 +146,98 @@ class Writer:
                 batch.append(item)
             self._commit(batch)
             if stop:
-                return
+                break
+        if self.conn is not None:
+            self.conn.close()
 
-    def _commit(self, batch: list[tuple[Op, Future[Any]]]) -> None:
+    def _connection(self) -> Connection:
+        if self.conn is None or self.conn.closed or self.conn.invalidated:
+            if self.conn is not None:
+                with contextlib.suppress(Exception):
+                    self.conn.close()
+            self.conn = self.engine.connect()
+        return self.conn
+
+    def _commit(self, batch: list[tuple[Write, Any]]) -> None:
+        outcomes: list[tuple[Any, BaseException | None, Any]] = []
         try:
-            with self.engine.begin() as conn:
-                results = [op(conn) for op, _ in batch]
+            conn = self._connection()
+            with conn.begin():
+                results = _apply(conn, [write for write, _ in batch])
+            self.commits += 1
+            outcomes = [
+                (sink, exc, result) for (_, sink), (exc, result) in zip(batch, results, strict=True)
+            ]
         except Exception:  # the group failed: retry each write alone
-            for op, future in batch:
+            for write, sink in batch:
                 try:
-                    with self.engine.begin() as conn:
-                        result = op(conn)
-                except Exception as exc:
-                    future.set_exception(StoreError(f"the store refused a write: {exc}"))
-                else:
-                    future.set_result(result)
-            return
-        self.commits += 1
-        for (_, future), result in zip(batch, results, strict=True):
+                    conn = self._connection()
+                    with conn.begin():
+                        ((exc, result),) = _apply(conn, [write])
+                except Exception as error:
+                    if isinstance(write, Insert) and write.on_error is not None:
+                        write.on_error()
+                    exc, result = StoreError(f"the store refused a write: {error}"), None
+                    self.conn = (
+                        None if self.conn is not None and self.conn.invalidated else self.conn
+                    )
+                outcomes.append((sink, exc, result))
+        _settle(outcomes)
+
+
+def _apply(conn: Connection, writes: list[Write]) -> list[tuple[BaseException | None, Any]]:
+    """Apply writes in order, inserting runs of rows of one table in one statement."""
+    results: list[tuple[BaseException | None, Any]] = []
+    index = 0
+    while index < len(writes):
+        write = writes[index]
+        if not isinstance(write, Insert):
+            results.append((None, write(conn)))
+            index += 1
+            continue
+        rows = []
+        stop = index
+        while stop < len(writes):
+            other = writes[stop]
+            if not isinstance(other, Insert) or other.table is not write.table:
+                break
+            try:
+                if other.guard is not None:
+                    other.guard()
+            except StoreError as refused:
+                results.append((refused, None))
+            else:
+                rows.append(other.values)
+                results.append((None, None))
+            stop += 1
+        if rows:
+            conn.execute(write.table.insert(), rows)  # if it fails, each row is retried alone
+        index = stop
+    return results
+
+
+def _settle(outcomes: list[tuple[Any, BaseException | None, Any]]) -> None:
+    """Hand each write its outcome; asyncio futures with one wake-up per event loop."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any, Any]]] = {}
+    for sink, exc, result in outcomes:
+        if isinstance(sink, asyncio.Future):
+            by_loop.setdefault(sink.get_loop(), []).append((sink, exc, result))
+        elif exc is not None:
+            sink.set_exception(exc)
+        else:
+            sink.set_result(result)
+    for loop, items in by_loop.items():
+        with contextlib.suppress(RuntimeError):  # a loop that has closed meanwhile
+            loop.call_soon_threadsafe(_settle_async, items)
+
+
+def _settle_async(items: list[tuple[asyncio.Future[Any], Any, Any]]) -> None:
+    for future, exc, result in items:
+        if future.done():
+            continue
+        if exc is not None:
+            future.set_exception(exc)
+        else:
             future.set_result(result)
 
 
@@ -223,21 +325,22 @@ class SqlStore:
 
     def append_action(
         self, code: str, seq: int, data: dict[str, Any], at: float, log: WriteLog | None = None
-    ) -> Future[Any]:
+    ) -> asyncio.Future[Any]:
+        """Append one action to a game's record (awaitable on the running loop). With a
+        ``log``, a failed write fails every later one of the same generation."""
         values = {"room": code, "seq": seq, "data": json.dumps(data), "at": at}
-        generation = log.generation if log is not None else 0
+        if log is None:
+            return self.writer.submit_async(Insert(schema.actions, values))
+        generation = log.generation
 
-        def op(conn: Connection) -> None:
-            if log is not None and log.failed >= generation:
+        def guard() -> None:
+            if log.failed >= generation:
                 raise StoreError("an earlier write of this game failed")
-            try:
-                conn.execute(insert(schema.actions).values(**values))
-            except Exception:
-                if log is not None:
-                    log.failed = max(log.failed, generation)
-                raise
 
-        return self.writer.submit(op)
+        def failed() -> None:
+            log.failed = max(log.failed, generation)
+
+        return self.writer.submit_async(Insert(schema.actions, values, guard, failed))
 
     def append_chat(self, code: str, chat: ChatRow) -> Future[Any]:
         values = {"room": code, **chat.__dict__}
