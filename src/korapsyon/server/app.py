@@ -230,7 +230,7 @@ async def serve_connection(hub: Hub, ws: WebSocket, limits: Limits) -> None:
         await ws.send_text(p.encode(p.Error(None, code, str(exc))).decode())
         await ws.close(code=1008)
         return
-    conn = Connection(ws, role, seat, host, limits)  # type: ignore[arg-type]
+    conn = Connection(ws, role=role, seat=seat, host=host, limits=limits, outbox=room.outbox)  # type: ignore[arg-type]
     for other in list(room.connections):  # the same seat reconnecting: the old one goes
         if seat is not None and other.seat == seat:
             other.close()

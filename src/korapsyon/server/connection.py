@@ -18,7 +18,6 @@ from starlette.websockets import WebSocket
 from ..rules.views import ViewTracker
 from .protocol import ServerMessage, encode
 
-MAX_QUEUE = 256
 Role = Literal["player", "host", "moderator", "spectator"]
 
 
@@ -51,24 +50,67 @@ class Limits:
     chats_seconds: float = 10.0
 
 
+class Outbox:
+    """Sends the messages of one room's connections, in order, from one task at a time.
+
+    Putting a message never waits; the task that drains the box starts when the first
+    message arrives and ends when the box is empty, so a burst (one push of views to a whole
+    room) costs one task, not one per message. Each connection gets its messages in the
+    order they were put.
+    """
+
+    def __init__(self) -> None:
+        self.items: deque[tuple[Connection, bytes | None]] = deque()
+        self.task: asyncio.Task[None] | None = None
+
+    def put(self, conn: Connection, data: bytes | None) -> None:
+        self.items.append((conn, data))
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self._drain())
+
+    async def _drain(self) -> None:
+        items = self.items
+        try:
+            while items:
+                conn, data = items.popleft()
+                if data is None:
+                    await conn.shut()
+                elif not conn.broken:
+                    try:
+                        await conn.websocket.send_text(data.decode())
+                    except Exception:  # the client went away; its reader notices
+                        conn.broken = True
+        finally:
+            self.task = None
+            if items:  # put while the last send was finishing
+                self.task = asyncio.get_running_loop().create_task(self._drain())
+
+
 class Connection:
     """A client in a room: a seat's player, the host, the moderator or a spectator."""
 
     def __init__(
-        self, websocket: WebSocket, role: Role, seat: str | None, host: bool, limits: Limits
+        self,
+        websocket: WebSocket,
+        *,
+        role: Role,
+        seat: str | None,
+        host: bool,
+        limits: Limits,
+        outbox: Outbox,
     ) -> None:
         self.websocket = websocket
         self.role: Role = role
         self.seat = seat  # the seat's name, for players
         self.host = host
+        self.outbox = outbox
         self.tracker: ViewTracker | None = None
         self.personal: bytes | None = None  # the JSON of its own part of the view
         self.last_timer: dict[str, Any] | None = None
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
-        self.closed = False
+        self.closed = False  # no more messages will be sent
+        self.broken = False  # sending failed: the client is gone
         self.messages = RateLimit(limits.messages, limits.messages_seconds)
         self.chat = RateLimit(limits.chats, limits.chats_seconds)
-        self.sender = asyncio.get_running_loop().create_task(self._send_loop())
 
     @property
     def viewer(self) -> str | None:
@@ -84,28 +126,15 @@ class Connection:
         self.send_raw(encode(message))
 
     def send_raw(self, data: bytes) -> None:
-        if self.closed:
-            return
-        if self.queue.qsize() >= MAX_QUEUE:  # a client that does not read: let it go
-            self.close()
-            return
-        self.queue.put_nowait(data)
+        if not self.closed:
+            self.outbox.put(self, data)
 
     def close(self) -> None:
+        """Send nothing more and close the WebSocket after what was already put."""
         if not self.closed:
             self.closed = True
-            self.queue.put_nowait(None)
+            self.outbox.put(self, None)
 
-    async def _send_loop(self) -> None:
-        websocket = self.websocket
-        try:
-            while True:
-                data = await self.queue.get()
-                if data is None:
-                    break
-                await websocket.send_text(data.decode())
-        except Exception:
-            self.closed = True
-        finally:
-            with contextlib.suppress(Exception):
-                await websocket.close()
+    async def shut(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.websocket.close()

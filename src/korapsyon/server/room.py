@@ -23,7 +23,7 @@ from ..rules.cards import LARGE_DECK, SMALL_DECK
 from ..rules.errors import KorapsyonError
 from ..rules.ruleset import MAX_CUSTOM, MAX_PLAYERS, MIN_PLAYERS, check_custom_roles, default_roles
 from ..store.sql import RoomRow, SeatRow, SqlStore
-from .connection import Connection
+from .connection import Connection, Outbox
 from .protocol import Lobby
 from .session import GameSession
 from .settings import RoomSettings
@@ -97,6 +97,7 @@ class Room:
         self.status = "lobby"
         self.seats: list[Seat] = []
         self.connections: list[Connection] = []
+        self.outbox = Outbox()  # every message to this room's clients, in order
         self.session: GameSession | None = None
 
     # ------------------------------------------------------------ lobby
