@@ -17,12 +17,14 @@ def test_incremental_views_equal_fresh_views(seed: int) -> None:
     rng = random.Random(seed)
     game = Game(table(9 + seed), seed=seed, ruleset=Ruleset(max_years=6))
     viewers: list[str | None] = [None, MODERATOR_VIEWER, *game.players]
-    trackers = {who: ViewTracker(game, who) for who in viewers}
+    public = ViewTracker(game, None)
+    trackers = {who: ViewTracker(game, who, public) for who in viewers}
     pieces: dict[str | None, list[object]] = {who: [] for who in viewers}
     while not game.is_over:
         play_random(game, rng, resubmit=0.1, max_actions=rng.randint(1, 9))
-        shared = trackers[None].shared()
+        shared = public.shared()
         for who, tracker in trackers.items():
+            tracker.update()
             pieces[who] += tracker.take_timeline()
             state = tracker.state(shared)
             fresh = view_for(game, who)

@@ -73,10 +73,15 @@ class ViewTracker:
     added since the last call, for a transport that sends only what changed.
     """
 
-    def __init__(self, game: Game, who: str | None) -> None:
+    def __init__(self, game: Game, who: str | None, public: ViewTracker | None = None) -> None:
         self.game = game
         self.moderator = who == MODERATOR_VIEWER
-        self.name = None if who is None or self.moderator else who
+        self.name: str | None = None if who is None or self.moderator else who
+        # A public tracker of the same game whose timeline entries this one may reuse
+        # (public events read the same for everyone): a transport's saving, not a rule.
+        shareable = public is not None and public.name is None and not public.moderator
+        self.public = public if shareable else None
+        self.public_entries: dict[int, dict[str, Any]] = {}  # event index -> entry
         self.seat = None if self.name is None else game.seat(self.name)
         self.corrupt = self.seat is not None and game.roles[self.seat] is Role.CORRUPT_POLITICIAN
         self.cursor = 0  # events of the game read so far
@@ -84,6 +89,13 @@ class ViewTracker:
         self.taken = 0  # timeline entries handed out by take_timeline
         self.revealed: dict[str, str] = {}
         self.notes: dict[str, tuple[int, Any]] = {}  # this Year's results: (Year, value)
+        self.targets = {
+            "public_spending": game.public_spending_target,
+            "corruption_fund": game.corruption_fund_target,
+            "auto_jail_cost": game.auto_jail_cost,
+            "tokhang_cost": game.tokhang_cost,
+        }
+        self.ruleset = game.ruleset.to_wire()
 
     def update(self) -> int:
         """Read the events appended since the last update; return how many of them the
@@ -92,6 +104,9 @@ class ViewTracker:
         seat, corrupt, moderator = self.seat, self.corrupt, self.moderator
         players = self.game.players
         seen = 0
+        public = self.public
+        if public is not None:
+            public.update()
         for index in range(self.cursor, len(events)):
             event = events[index]
             if not (moderator or visible_to(event, seat, corrupt)):
@@ -99,6 +114,11 @@ class ViewTracker:
             seen += 1
             audience = event.audience
             self._note(event)
+            if public is not None and audience == EVERYONE:
+                shared_entry = public.public_entries.get(index)
+                if shared_entry is not None:
+                    self.timeline.append(shared_entry)
+                continue
             text = describe(event)
             if text is None:
                 continue
@@ -107,6 +127,8 @@ class ViewTracker:
                 entry["private"] = True
                 if moderator:
                     entry["audience"] = audience_to_wire(audience, players)
+            elif self.name is None and not moderator:
+                self.public_entries[index] = entry
             self.timeline.append(entry)
         self.cursor = len(events)
         return seen
@@ -178,8 +200,7 @@ class ViewTracker:
         return view
 
     def take_timeline(self) -> list[dict[str, Any]]:
-        """The timeline entries added since the last call."""
-        self.update()
+        """The timeline entries added since the last call (up to the last update)."""
         new = self.timeline[self.taken :]
         self.taken = len(self.timeline)
         return new
@@ -228,13 +249,8 @@ def _shared(game: Game, scan: ViewTracker) -> View:
         "outcome": None
         if outcome is None
         else {"winner": outcome.winner, "reason": outcome.reason, "rule": outcome.rule},
-        "targets": {
-            "public_spending": game.public_spending_target,
-            "corruption_fund": game.corruption_fund_target,
-            "auto_jail_cost": game.auto_jail_cost,
-            "tokhang_cost": game.tokhang_cost,
-        },
-        "ruleset": game.ruleset.to_wire(),
+        "targets": scan.targets,
+        "ruleset": scan.ruleset,
         "public_spending": game.public_spending,
         "kaban_public": game.kaban_public,
         "president": None

@@ -20,7 +20,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..record import write_record
-from ..rules.actions import HOST, action_from_wire
+from ..rules.actions import HOST
 from ..rules.errors import IllegalActionError, MalformedError
 from ..store.sql import SqlStore, StoreError
 from . import protocol as p
@@ -286,7 +286,7 @@ async def handle(room: Room, conn: Connection, data: str) -> None:
         return
     try:
         if isinstance(message, p.Act):
-            action = action_from_wire(message.action)
+            action = message.action
             if action.player == HOST:
                 if not (conn.host or conn.role == "moderator"):
                     raise _Refused("not_host", "only the host or the moderator acts as @host")

@@ -15,6 +15,8 @@ from typing import Annotated, Any, Literal, TypeAlias
 
 import msgspec
 
+from ..rules.actions import Action
+
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 16 * 1024
 MAX_CHAT_CHARS = 500
@@ -46,7 +48,7 @@ class Act(_Message, frozen=True, tag="act"):
     be your seat, or ``@host`` for the host's ``end_discussion``)."""
 
     id: Id
-    action: dict[str, Any]
+    action: Action
 
 
 class Chat(_Message, frozen=True, tag="chat"):

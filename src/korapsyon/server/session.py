@@ -179,7 +179,7 @@ class GameSession:
 
     def send_view(self, conn: Connection) -> None:
         """A connection's whole view (on joining, reconnecting, after a rebuild)."""
-        conn.tracker = tracker = ViewTracker(self.game, conn.viewer)
+        conn.tracker = tracker = ViewTracker(self.game, conn.viewer, self.public)
         shared = encode(self.public.shared())
         tracker.update()
         conn.personal = encode(tracker.personal())
