@@ -31,7 +31,37 @@ import msgspec
 import psutil
 from websockets.asyncio.client import ClientConnection, connect
 
-_decode = msgspec.json.Decoder().decode
+
+class _Choice(msgspec.Struct):
+    action: str
+    options: dict[str, list[Any]]
+    pick: int = 0
+
+
+class _You(msgspec.Struct):
+    name: str
+    to_act: bool
+    submitted: dict[str, Any] | None
+    choices: list[_Choice]
+
+
+class _State(msgspec.Struct):
+    status: str
+    step: str | None
+    you: _You | None = None
+
+
+class _Incoming(msgspec.Struct):
+    """Only what a simulated player reads of a message (the rest is skipped)."""
+
+    type: str
+    state: _State | None = None
+    seq: int | None = None
+    id: int | None = None
+    pushed: int | None = None
+
+
+_decode = msgspec.json.Decoder(_Incoming).decode
 _encoder = msgspec.json.Encoder()
 
 
@@ -167,16 +197,16 @@ async def _start_rooms(url: str, rooms: list[_Room]) -> None:
             (await http.post(f"/api/rooms/{room.code}/start", headers=headers)).raise_for_status()
 
 
-def _choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
-    you = state.get("you")
-    if you is None or not you["to_act"] or you["submitted"] is not None or not you["choices"]:
+def _choose(state: _State, rng: random.Random) -> dict[str, Any] | None:
+    you = state.you
+    if you is None or not you.to_act or you.submitted is not None or not you.choices:
         return None
-    choice = rng.choice(you["choices"])
-    action: dict[str, Any] = {"action": choice["action"], "player": you["name"]}
-    if choice["pick"]:
-        action["members"] = rng.sample(choice["options"]["members"], choice["pick"])
+    choice = rng.choice(you.choices)
+    action: dict[str, Any] = {"action": choice.action, "player": you.name}
+    if choice.pick:
+        action["members"] = rng.sample(choice.options["members"], choice.pick)
     else:
-        for name, values in choice["options"].items():
+        for name, values in choice.options.items():
             action[name] = rng.choice(values)
     return action
 
@@ -194,7 +224,7 @@ async def _client(  # noqa: PLR0917
     ws: ClientConnection = await connect(ws_url, max_size=2**20, compression=None)
     await ws.send(_encode({"type": "hello", "room": room.code, **hello}))
     is_host = "host_token" in hello
-    state: dict[str, Any] | None = None
+    state: _State | None = None
     waiting = False
     next_id = 0
     timer: asyncio.TimerHandle | None = None
@@ -207,7 +237,7 @@ async def _client(  # noqa: PLR0917
         if stats.stop or state is None or waiting:
             return
         if is_host:
-            if state.get("step") != "discussion":
+            if state.step != "discussion":
                 return
             action: dict[str, Any] | None = {"action": "end_discussion", "player": "@host"}
         else:
@@ -226,22 +256,22 @@ async def _client(  # noqa: PLR0917
         async for raw in ws:
             now = time.perf_counter()
             message = _decode(raw)
-            kind = message["type"]
-            if kind in ("view", "update"):
-                state = message["state"]
-                seq = message.get("seq")
-                if seq is not None and stats.measuring:
-                    room.pushes[seq] = now
-                if state["status"] == "finished":
+            kind = message.type
+            if kind in {"update", "view"}:
+                state = message.state
+                if message.seq is not None and stats.measuring:
+                    room.pushes[message.seq] = now
+                if state is not None and state.status == "finished":
                     stats.finished.add(room.code)
             elif kind == "ack":
                 waiting = False
-                sent = stats.sent.pop((index, message["id"]), None)
+                sent = stats.sent.pop((index, message.id or 0), None)
                 if sent is not None and stats.measuring:
-                    stats.acks.append((room, message.get("pushed", -1), sent, now))
+                    pushed = -1 if message.pushed is None else message.pushed
+                    stats.acks.append((room, pushed, sent, now))
             elif kind == "error":
                 waiting = False
-                stats.sent.pop((index, message.get("id") or 0), None)
+                stats.sent.pop((index, message.id or 0), None)
                 if stats.measuring:
                     stats.errors += 1
             if stats.stop:

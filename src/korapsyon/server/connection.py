@@ -106,6 +106,7 @@ class Connection:
         self.outbox = outbox
         self.tracker: ViewTracker | None = None
         self.personal: bytes | None = None  # the JSON of its own part of the view
+        self.shared = b""  # the JSON of the shared part it was last sent
         self.last_timer: dict[str, Any] | None = None
         self.closed = False  # no more messages will be sent
         self.broken = False  # sending failed: the client is gone

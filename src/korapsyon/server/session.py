@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from .room import Room
 
 CHAT_HISTORY = 200
+PROGRESS_SECONDS = 0.5  # how often a vote count alone is pushed to a room
 
 
 class StoreUnavailable(RuntimeError):
@@ -69,6 +70,8 @@ class GameSession:
         self.public = ViewTracker(game, None)
         self.push_scheduled = False
         self.shared = b""  # the shared part of the views last pushed (JSON)
+        self.shared_core: dict[str, Any] = {}  # the same without the vote count
+        self.flush_scheduled = False
         self.waiting: list[Callable[[], None]] = []  # acks to send after the next push
         self.finished_stored = game.is_over
         # timers
@@ -143,8 +146,13 @@ class GameSession:
         else:
             callback()
 
-    def _push(self) -> None:
-        self.push_scheduled = False
+    def _push(self, *, flush: bool = False) -> None:
+        """Send every client whose view changed its update. A change of nothing but the
+        vote count (``ballot.cast``) reaches the others at most every PROGRESS_SECONDS."""
+        if flush:
+            self.flush_scheduled = False
+        else:
+            self.push_scheduled = False
         game = self.game
         if self.committed != len(game.actions):
             return  # a later action is still being written: its commit will push
@@ -154,12 +162,15 @@ class GameSession:
             self.room.finished()
         if self._new_steps():
             self._start_timer()
-        shared = encode(self.public.shared())  # once for the whole room
-        shared_changed = shared != self.shared
-        self.shared = shared
+        view = self.public.shared()
+        shared = encode(view)  # once for the whole room
+        core = _without_count(view)
+        count_only = not flush and core == self.shared_core
+        self.shared, self.shared_core = shared, core
         timer = self.timer_info()
         now = time.time()
         seq = self.committed - 1 if self.room.hub.trace else None
+        behind = False
         for conn in self.room.connections:
             tracker = conn.tracker
             if tracker is None or conn.closed:
@@ -167,11 +178,18 @@ class GameSession:
             seen = tracker.update()
             if seen or conn.personal is None:
                 conn.personal = encode(tracker.personal())
-            if not (seen or shared_changed or timer != conn.last_timer):
-                continue  # nothing this client can see has changed
-            conn.last_timer = timer
+            stale = conn.shared != shared
+            if not (seen or timer != conn.last_timer or (stale and not count_only)):
+                behind = behind or stale
+                continue  # nothing this client can see has changed (or only the count)
+            conn.shared, conn.last_timer = shared, timer
             timeline = tracker.take_timeline()
             conn.send_raw(view_frame(b"update", shared, conn.personal, timeline, timer, now, seq))
+        if behind and not self.flush_scheduled:
+            self.flush_scheduled = True
+            self.loop.call_later(PROGRESS_SECONDS, lambda: self._push(flush=True))
+        if flush:
+            return
         waiting, self.waiting = self.waiting, []
         for callback in waiting:
             callback()
@@ -180,7 +198,7 @@ class GameSession:
     def send_view(self, conn: Connection) -> None:
         """A connection's whole view (on joining, reconnecting, after a rebuild)."""
         conn.tracker = tracker = ViewTracker(self.game, conn.viewer, self.public)
-        shared = encode(self.public.shared())
+        shared = conn.shared = encode(self.public.shared())
         tracker.update()
         conn.personal = encode(tracker.personal())
         timer = conn.last_timer = self.timer_info()
@@ -391,3 +409,11 @@ class GameSession:
 
     def record(self) -> Record:
         return record_of(self.game)
+
+
+def _without_count(view: dict[str, Any]) -> dict[str, Any]:
+    """The shared view without the vote count: what must reach everyone at once."""
+    ballot = view.get("ballot")
+    if not ballot or "cast" not in ballot:
+        return view
+    return {**view, "ballot": {k: v for k, v in ballot.items() if k != "cast"}}

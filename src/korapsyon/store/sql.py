@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from sqlalchemy import Connection, Table, create_engine, delete, event, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import NullPool
@@ -328,7 +329,7 @@ class SqlStore:
     ) -> asyncio.Future[Any]:
         """Append one action to a game's record (awaitable on the running loop). With a
         ``log``, a failed write fails every later one of the same generation."""
-        values = {"room": code, "seq": seq, "data": json.dumps(data), "at": at}
+        values = {"room": code, "seq": seq, "data": _json(data), "at": at}
         if log is None:
             return self.writer.submit_async(Insert(schema.actions, values))
         generation = log.generation
@@ -442,3 +443,10 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 def now() -> float:
     return time.time()
+
+
+_json_encode = msgspec.json.Encoder().encode
+
+
+def _json(data: Any) -> str:
+    return _json_encode(data).decode()
