@@ -318,7 +318,6 @@ async def run(
                 await asyncio.sleep(0.05)  # let the connections open
     await asyncio.sleep(1.0)
     gc.freeze()  # the clients' own pauses must not count as the server's latency
-    gc.set_threshold(50_000, 50, 100)
     process = psutil.Process(server_pid) if server_pid else None
     await _start_rooms(url, made)
     setup = time.perf_counter() - began

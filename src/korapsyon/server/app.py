@@ -107,11 +107,9 @@ def build_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store.migrate()
         hub.restore()
-        # Long-lived rooms hold many objects: collect the youngest often, the oldest rarely,
-        # so that a full collection does not stall every game at once.
-        gc.freeze()
-        gc.set_threshold(50_000, 50, 100)
+        freezer = asyncio.get_running_loop().create_task(_freeze_survivors())
         yield
+        freezer.cancel()
         store.flush()
 
     def handles(handler: Any) -> Any:
@@ -203,6 +201,20 @@ def build_app(
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.hub = hub
     return app
+
+
+async def _freeze_survivors() -> None:
+    """Rooms hold millions of long-lived objects. A full garbage collection would walk
+    them all and stall every game for a second; so the young generations are collected as
+    usual (that is where cycles die) and, every few seconds, whatever survived is frozen
+    out of the collector's way."""
+    gc.freeze()
+    while True:
+        await asyncio.sleep(FREEZE_SECONDS)
+        gc.freeze()
+
+
+FREEZE_SECONDS = 5.0
 
 
 # ---------------------------------------------------------------- the WebSocket

@@ -169,7 +169,8 @@ class GameSession:
         self.shared, self.shared_core = shared, core
         timer = self.timer_info()
         now = time.time()
-        seq = self.committed - 1 if self.room.hub.trace else None
+        # trace (benchmarks): which action a push shows; a count-only flush shows none
+        seq = self.committed - 1 if self.room.hub.trace and not flush else None
         behind = False
         for conn in self.room.connections:
             tracker = conn.tracker
