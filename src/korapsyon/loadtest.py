@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,9 @@ from typing import Any
 import httpx
 import msgspec
 import psutil
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.uri import parse_uri
 
 
 class _Choice(msgspec.Struct):
@@ -211,78 +214,129 @@ def _choose(state: _State, rng: random.Random) -> dict[str, Any] | None:
     return action
 
 
-async def _client(  # noqa: PLR0917
-    ws_url: str,
-    room: _Room,
-    hello: dict[str, Any],
-    index: int,
-    stats: _Stats,
-    think: float,
-    rng: random.Random,
-    ready: asyncio.Event,
-) -> None:
-    ws: ClientConnection = await connect(ws_url, max_size=2**20, compression=None)
-    await ws.send(_encode({"type": "hello", "room": room.code, **hello}))
-    is_host = "host_token" in hello
-    state: _State | None = None
-    waiting = False
-    next_id = 0
-    timer: asyncio.TimerHandle | None = None
-    loop = asyncio.get_running_loop()
-    sending: set[asyncio.Task[None]] = set()
+def _factory(client: _Client) -> Callable[[], _Client]:
+    return lambda: client
 
-    def act() -> None:
-        nonlocal waiting, next_id, timer
-        timer = None
-        if stats.stop or state is None or waiting:
+
+class _Client(asyncio.Protocol):
+    """One simulated client: the `websockets` sans-I/O protocol on a plain asyncio
+    connection, driven by callbacks (no task or future per message), so that the load
+    generator is not the bottleneck it measures."""
+
+    def __init__(  # noqa: PLR0917
+        self,
+        url: str,
+        room: _Room,
+        hello: dict[str, Any],
+        index: int,
+        stats: _Stats,
+        think: float,
+        rng: random.Random,
+    ) -> None:
+        self.protocol = ClientProtocol(parse_uri(url), max_size=2**20)
+        self.room = room
+        self.hello = hello
+        self.index = index
+        self.stats = stats
+        self.think = think
+        self.rng = rng
+        self.is_host = "host_token" in hello
+        self.state: _State | None = None
+        self.waiting = False
+        self.next_id = 0
+        self.timer: asyncio.TimerHandle | None = None
+        self.transport: asyncio.Transport | None = None
+        self.opened = asyncio.get_running_loop().create_future()
+        self.live = False  # start acting (set when every client is connected)
+
+    # -------------------------------------------------------- asyncio.Protocol
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        self.protocol.send_request(self.protocol.connect())
+        self._flush()
+
+    def data_received(self, data: bytes) -> None:
+        self.protocol.receive_data(data)
+        for event in self.protocol.events_received():
+            if isinstance(event, Frame):
+                if event.opcode is Opcode.TEXT:
+                    self._message(bytes(event.data))
+            elif not self.opened.done():  # the handshake's response
+                self.opened.set_result(None)
+                self._send({"type": "hello", "room": self.room.code, **self.hello})
+        self._flush()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        if not self.opened.done():
+            self.opened.set_exception(exc or ConnectionError("closed"))
+
+    def _flush(self) -> None:
+        assert self.transport is not None
+        for data in self.protocol.data_to_send():
+            if data:
+                self.transport.write(data)
+
+    def _send(self, message: dict[str, Any]) -> None:
+        self.protocol.send_text(_encode(message).encode())
+        self._flush()
+
+    # -------------------------------------------------------- playing
+    def _message(self, raw: bytes) -> None:
+        now = time.perf_counter()
+        stats = self.stats
+        message = _decode(raw)
+        kind = message.type
+        if kind in {"update", "view"}:
+            self.state = message.state
+            if message.seq is not None and stats.measuring:
+                self.room.pushes[message.seq] = now
+            if self.state is not None and self.state.status == "finished":
+                stats.finished.add(self.room.code)
+        elif kind == "ack":
+            self.waiting = False
+            sent = stats.sent.pop((self.index, message.id or 0), None)
+            if sent is not None and stats.measuring:
+                pushed = -1 if message.pushed is None else message.pushed
+                stats.acks.append((self.room, pushed, sent, now))
+        elif kind == "error":
+            self.waiting = False
+            stats.sent.pop((self.index, message.id or 0), None)
+            if stats.measuring:
+                stats.errors += 1
+        self.consider()
+
+    def consider(self) -> None:
+        """After the think time, act if there is something to do."""
+        if self.live and self.state is not None and not self.waiting and self.timer is None:
+            delay = self.rng.expovariate(1 / self.think) if self.think > 0 else 0
+            self.timer = asyncio.get_running_loop().call_later(delay, self._act)
+
+    def _act(self) -> None:
+        self.timer = None
+        state = self.state
+        if self.stats.stop or state is None or self.waiting:
             return
-        if is_host:
+        if self.is_host:
             if state.step != "discussion":
                 return
             action: dict[str, Any] | None = {"action": "end_discussion", "player": "@host"}
         else:
-            action = _choose(state, rng)
+            action = _choose(state, self.rng)
         if action is None:
             return
-        next_id += 1
-        waiting = True
-        stats.sent[(index, next_id)] = time.perf_counter()
-        sending.add(
-            loop.create_task(ws.send(_encode({"type": "act", "id": next_id, "action": action})))
-        )
+        self.next_id += 1
+        self.waiting = True
+        self.stats.sent[(self.index, self.next_id)] = time.perf_counter()
+        self._send({"type": "act", "id": self.next_id, "action": action})
 
-    try:
-        await ready.wait()
-        async for raw in ws:
-            now = time.perf_counter()
-            message = _decode(raw)
-            kind = message.type
-            if kind in {"update", "view"}:
-                state = message.state
-                if message.seq is not None and stats.measuring:
-                    room.pushes[message.seq] = now
-                if state is not None and state.status == "finished":
-                    stats.finished.add(room.code)
-            elif kind == "ack":
-                waiting = False
-                sent = stats.sent.pop((index, message.id or 0), None)
-                if sent is not None and stats.measuring:
-                    pushed = -1 if message.pushed is None else message.pushed
-                    stats.acks.append((room, pushed, sent, now))
-            elif kind == "error":
-                waiting = False
-                stats.sent.pop((index, message.id or 0), None)
-                if stats.measuring:
-                    stats.errors += 1
-            if stats.stop:
-                break
-            if state is not None and not waiting and timer is None:
-                delay = rng.expovariate(1 / think) if think > 0 else 0
-                timer = loop.call_later(delay, act)
-    finally:
-        if timer is not None:
-            timer.cancel()
-        await ws.close()
+    def close(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.transport is not None:
+            self.transport.close()
 
 
 async def run(
@@ -301,27 +355,30 @@ async def run(
     began = time.perf_counter()
     made = await _make_rooms(url, rooms, players)
     ws_url = url.replace("http://", "ws://") + "/ws"
+    host, _, port = url.removeprefix("http://").partition(":")
     stats = _Stats()
     rng = random.Random(seed)
-    ready = asyncio.Event()
-    tasks: list[asyncio.Future[None]] = []
+    loop = asyncio.get_running_loop()
+    clients: list[_Client] = []
     index = 0
     for room in made:
         hellos = [{"token": t} for t in room.tokens.values()] + [{"host_token": room.host}]
         for hello in hellos:
             index += 1
-            task = _client(
-                ws_url, room, hello, index, stats, think, random.Random(rng.random()), ready
-            )
-            tasks.append(asyncio.ensure_future(task))
-            if index % 200 == 0:
-                await asyncio.sleep(0.05)  # let the connections open
+            client = _Client(ws_url, room, hello, index, stats, think, random.Random(rng.random()))
+            await loop.create_connection(_factory(client), host, int(port))
+            clients.append(client)
+            if index % 500 == 0:
+                await asyncio.gather(*(c.opened for c in clients[-500:]))
+    await asyncio.gather(*(c.opened for c in clients))
     await asyncio.sleep(1.0)
     gc.freeze()  # the clients' own pauses must not count as the server's latency
     process = psutil.Process(server_pid) if server_pid else None
     await _start_rooms(url, made)
     setup = time.perf_counter() - began
-    ready.set()
+    for client in clients:
+        client.live = True
+        client.consider()
     await asyncio.sleep(warmup)
     memory_start = process.memory_info().rss / 2**20 if process else float("nan")
     stats.measuring = True
@@ -332,9 +389,8 @@ async def run(
     memory_end = process.memory_info().rss / 2**20 if process else float("nan")
     await asyncio.sleep(0.5)  # the last updates of measured actions
     stats.stop = True
-    for running in tasks:
-        running.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    for client in clients:
+        client.close()
     latencies = []
     for room, pushed, sent, acked in stats.acks:
         seen = room.pushes.get(pushed, acked)
