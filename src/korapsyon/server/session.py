@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from .room import Room
 
 CHAT_HISTORY = 200
-PROGRESS_SECONDS = 0.5  # how often a vote count alone is pushed to a room
+PROGRESS_SECONDS = 2.0  # how often a vote count alone is pushed to a room
 
 
 class StoreUnavailable(RuntimeError):
