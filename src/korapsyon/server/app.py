@@ -16,7 +16,8 @@ import msgspec
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..record import write_record
@@ -97,7 +98,7 @@ def _host(request: Request, room: Room) -> None:
 
 def build_app(
     store: SqlStore, *, base_url: str = "", limits: Limits | None = None, trace: bool = False
-) -> Starlette:
+) -> Server:
     """The application, over ``store`` (migrated, and restored at start-up). ``trace``
     (benchmarks) makes acks and updates say which actions they include."""
     hub = Hub(store, base_url, trace=trace)
@@ -182,9 +183,6 @@ def build_app(
     async def health(request: Request) -> Response:
         return _json({"ok": True, "rooms": len(hub.rooms)})
 
-    async def websocket(ws: WebSocket) -> None:
-        await serve_connection(hub, ws, limits)
-
     routes = [
         Route("/api/rooms", handles(create), methods=["POST"]),
         Route("/api/rooms/{code}", handles(show), methods=["GET"]),
@@ -196,11 +194,28 @@ def build_app(
         Route("/api/rooms/{code}/record", handles(record), methods=["GET"]),
         Route("/api/protocol", handles(protocol_schema), methods=["GET"]),
         Route("/healthz", handles(health), methods=["GET"]),
-        WebSocketRoute("/ws", websocket),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.hub = hub
-    return app
+    return Server(app, hub, limits)
+
+
+class Server:
+    """The ASGI entry point. ``/ws`` goes straight to the game: the game's WebSocket sends
+    many small messages, and each one skips the HTTP app's middleware stack. Everything
+    else (the lobby API, the lifespan) is the Starlette application."""
+
+    def __init__(self, app: Starlette, hub: Hub, limits: Limits) -> None:
+        self.app = app
+        self.hub = hub
+        self.limits = limits
+        self.state = app.state
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and scope["path"] == "/ws":
+            await serve_connection(self.hub, WebSocket(scope, receive, send), self.limits)
+        else:
+            await self.app(scope, receive, send)
 
 
 async def _freeze_survivors() -> None:
