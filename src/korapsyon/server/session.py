@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -72,6 +72,7 @@ class GameSession:
         self.shared = b""  # the shared part of the views last pushed (JSON)
         self.shared_core: dict[str, Any] = {}  # the same without the vote count
         self.flush_scheduled = False
+        self.tasks: set[asyncio.Task[None]] = set()  # timer defaults and bot moves under way
         self.waiting: list[Callable[[], None]] = []  # acks to send after the next push
         self.finished_stored = game.is_over
         # timers
@@ -309,7 +310,7 @@ class GameSession:
                 except Exception:
                     continue
 
-        self.loop.create_task(take_defaults())
+        self._spawn(take_defaults())
 
     # ------------------------------------------------------------ bots
     def _feed_bots(self) -> None:
@@ -354,7 +355,14 @@ class GameSession:
                 bot.busy = False
                 self._changed()
 
-        self.loop.call_later(delay, lambda: self.loop.create_task(run()))
+        self.loop.call_later(delay, lambda: self._spawn(run()))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` as a task, keeping a reference until it ends (the event loop keeps
+        only a weak one)."""
+        task = self.loop.create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     # ------------------------------------------------------------ chat
     def chat_refusal(self, conn: Connection, channel: str) -> tuple[str, str] | None:
