@@ -86,11 +86,7 @@ async def _body(request: Request, kind: type[Any]) -> Any:
 def _host(request: Request, room: Room) -> None:
     auth = request.headers.get("authorization", "")
     secret = auth.removeprefix("Bearer ").strip() if auth.startswith("Bearer ") else ""
-    import secrets as _secrets
-
-    from .room import digest
-
-    if not secret or not _secrets.compare_digest(digest(secret), room.host_token):
+    if not room.is_host(secret):
         raise LobbyError(
             "not_host", "only the host may do this (Authorization: Bearer <host token>)", 403
         )

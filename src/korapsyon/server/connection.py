@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from starlette.websockets import WebSocket
 
-from ..rules.views import ViewTracker
+from ..rules.views import MODERATOR_VIEWER, ViewTracker
 from .protocol import ServerMessage, encode
 
 Role = Literal["player", "host", "moderator", "spectator"]
@@ -117,8 +117,6 @@ class Connection:
     def viewer(self) -> str | None:
         """Who this connection sees the game as: a seat name, None (public) or the
         moderator."""
-        from ..rules.views import MODERATOR_VIEWER
-
         if self.role == "moderator":
             return MODERATOR_VIEWER
         return self.seat

@@ -8,6 +8,7 @@ moderator token (a room with a human moderator, R-71) sees everything.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import secrets
 import time
@@ -17,8 +18,7 @@ from typing import Any
 
 import msgspec
 
-from ..record import FORMAT, Decks, Record, new_game
-from ..rules.actions import action_from_wire
+from ..record import FORMAT, Decks, Record, new_game, replay
 from ..rules.cards import LARGE_DECK, SMALL_DECK
 from ..rules.errors import KorapsyonError
 from ..rules.ruleset import MAX_CUSTOM, MAX_PLAYERS, MIN_PLAYERS, check_custom_roles, default_roles
@@ -53,6 +53,12 @@ def token() -> str:
 
 def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def stored_record(row: RoomRow) -> Record:
+    """A game's record as the store holds it: its setup and every committed action."""
+    assert row.setup is not None
+    return msgspec.convert({**row.setup, "actions": row.actions}, Record)
 
 
 def check_name(raw: str) -> str:
@@ -193,8 +199,6 @@ class Room:
             game = new_game(setup)
         except KorapsyonError as exc:
             raise LobbyError("bad_setup", str(exc)) from None
-        import asyncio
-
         await asyncio.wrap_future(
             self.store.start_game(self.code, msgspec.to_builtins(setup), time.time())
         )
@@ -212,10 +216,11 @@ class Room:
         self.seats = [Seat(s.name, s.bot, s.token) for s in row.seats]
         if row.setup is None:
             return
-        setup = msgspec.convert(row.setup, Record)
-        game = new_game(setup)
-        for data in row.actions:
-            game.apply(action_from_wire(data))
+        record = stored_record(row)
+        game, refused = replay(record)
+        if refused is not None:
+            raise RuntimeError(f"room {self.code}: its stored record is refused: {refused.reason}")
+        setup = msgspec.structs.replace(record, actions=[])
         self.session = GameSession(self, game, setup)
         self.session.chat = list(row.chats)
         if not game.is_over:
@@ -228,13 +233,14 @@ class Room:
         self.broadcast_lobby()
 
     # ------------------------------------------------------------ who is who
+    def is_host(self, secret: str) -> bool:
+        return bool(secret) and secrets.compare_digest(digest(secret), self.host_token)
+
     def identify(
         self, token_: str | None, host_token: str | None, spectate: bool
     ) -> tuple[str, str | None, bool]:
         """(role, seat name, host?) for a hello; raises LobbyError if the tokens are wrong."""
-        host = host_token is not None and secrets.compare_digest(
-            digest(host_token), self.host_token
-        )
+        host = host_token is not None and self.is_host(host_token)
         if host_token is not None and not host:
             raise LobbyError("bad_token", "that is not this room's host token", 403)
         if token_ is not None:
@@ -353,13 +359,4 @@ class Hub:
         row = self.store.load_room(code.upper())
         if row is None or row.setup is None or row.status != "finished":
             return None
-        setup = msgspec.convert(row.setup, Record)
-        return Record(
-            format=setup.format,
-            players=setup.players,
-            roles=setup.roles,
-            seed=setup.seed,
-            ruleset=setup.ruleset,
-            decks=setup.decks,
-            actions=[action_from_wire(a) for a in row.actions],
-        )
+        return stored_record(row)

@@ -22,9 +22,11 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from ..bots import Board, make_agent
 from ..bots.agent import Agent, prompt_for
-from ..record import Record, new_game, record_of
+from ..record import Record, record_of, replay
 from ..rules.actions import HOST, Action
 from ..rules.events import StepStarted, visible_to
 from ..rules.game import Game
@@ -119,10 +121,8 @@ class GameSession:
         """Rebuild the game from its committed actions (a write failed)."""
         if len(self.game.actions) == self.committed and self.log.failed < self.log.generation:
             return
-        actions = self.game.actions[: self.committed]
-        game = new_game(self.setup)
-        for action in actions:
-            game.apply(action)
+        committed = msgspec.structs.replace(self.setup, actions=self.game.actions[: self.committed])
+        game, _ = replay(committed)  # every one of them was accepted before
         self.game = game
         self.log.generation += 1
         self.public = ViewTracker(game, None)
