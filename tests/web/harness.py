@@ -1,0 +1,518 @@
+"""The browser tests' harness: Debian's chromium driven by Playwright (sync API) against a
+real server on a loopback port (tests/server/live.py), pages found only by the
+``data-testid`` hooks of docs/CLIENT.md. Shared by the tests and by the screenshot script
+(tests/web/screenshots.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Dialog,
+    Error,
+    Locator,
+    Page,
+    Playwright,
+    ViewportSize,
+    WebSocket,
+    expect,
+    sync_playwright,
+)
+
+from korapsyon.rules import Game
+from korapsyon.rules.roles import Role
+from tests.server.live import Live
+
+CHROMIUM = Path("/usr/bin/chromium")
+PHONE = ViewportSize(width=390, height=844)
+DESKTOP = ViewportSize(width=1280, height=800)
+FAST = {"bot_delay": [0.0, 0.05], "timers": False}
+"""Room settings for tests: bots answer at once, steps wait for every decision."""
+WAIT_MS = 15_000  # generous: CI machines are slow, and nothing here measures speed
+
+
+def tid(name: str) -> str:
+    """The CSS selector of a ``data-testid`` hook."""
+    return f'[data-testid="{name}"]'
+
+
+def launch(playwright: Playwright) -> Browser:
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+
+
+@contextmanager
+def chromium() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@dataclass
+class Tab:
+    """One browser context (its own localStorage) with one page, and everything it did
+    wrong: console errors, page errors, dialogs; and the WebSocket frames it sent."""
+
+    label: str
+    context: BrowserContext
+    page: Page
+    problems: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+    sent: list[str] = field(default_factory=list)
+    done: set[tuple[Any, ...]] = field(default_factory=set)  # decisions already made
+
+    def el(self, name: str) -> Locator:
+        return self.page.locator(tid(name))
+
+    def storage(self, code: str) -> dict[str, Any]:
+        """The tokens this browser keeps for room ``code`` (docs/CLIENT.md)."""
+        raw = self.page.evaluate("(key) => localStorage.getItem(key)", f"korapsyon:{code}")
+        assert raw, f"{self.label}: nothing stored under korapsyon:{code}"
+        value: dict[str, Any] = json.loads(raw)
+        return value
+
+    def acts_sent(self) -> list[dict[str, Any]]:
+        """The messages this page sent, decoded (pings left out)."""
+        messages = [json.loads(frame) for frame in self.sent]
+        return [m for m in messages if m.get("type") != "ping"]
+
+
+class Tabs:
+    """The browser pages of one test; closed at its end, and clean: a console error, a
+    page error or an unexpected dialog on any page fails the test."""
+
+    def __init__(self, browser: Browser, base_url: str) -> None:
+        self.browser = browser
+        self.base_url = base_url
+        self.tabs: list[Tab] = []
+
+    def open(
+        self,
+        label: str,
+        path: str | None = None,
+        *,
+        phone: bool = True,
+        storage: dict[str, Any] | None = None,
+    ) -> Tab:
+        """A new browser context (a phone, 390x844, or a 1280-wide screen) and its page,
+        optionally with ``storage`` put into localStorage before any script runs."""
+        viewport = PHONE if phone else DESKTOP
+        context = self.browser.new_context(
+            base_url=self.base_url,
+            viewport=viewport,
+            device_scale_factor=1,
+            has_touch=phone,
+            is_mobile=phone,
+            locale="en-US",
+        )
+        context.set_default_timeout(WAIT_MS)
+        if storage:
+            lines = [
+                f"if (localStorage.getItem({json.dumps(k)}) === null) "
+                f"localStorage.setItem({json.dumps(k)}, {json.dumps(json.dumps(v))});"
+                for k, v in storage.items()
+            ]
+            context.add_init_script("\n".join(lines))
+        page = context.new_page()
+        tab = Tab(label, context, page)
+        self._watch(tab)
+        self.tabs.append(tab)
+        if path is not None:
+            page.goto(path)
+        return tab
+
+    @staticmethod
+    def _watch(tab: Tab) -> None:
+        def console(message: ConsoleMessage) -> None:
+            if message.type == "error":
+                where = message.location.get("url", "")
+                tab.problems.append(f"{tab.label}: console error: {message.text} ({where})")
+
+        def page_error(error: Error) -> None:
+            tab.problems.append(f"{tab.label}: page error: {error.message}")
+
+        def dialog(dialog: Dialog) -> None:
+            tab.dialogs.append(f"{dialog.type}: {dialog.message}")
+            dialog.dismiss()
+
+        def websocket(ws: WebSocket) -> None:
+            def frame(payload: str | bytes) -> None:
+                tab.sent.append(payload if isinstance(payload, str) else payload.decode())
+
+            ws.on("framesent", frame)
+
+        tab.page.on("console", console)
+        tab.page.on("pageerror", page_error)
+        tab.page.on("dialog", dialog)
+        tab.page.on("websocket", websocket)
+
+    def problems(self) -> list[str]:
+        found = [p for tab in self.tabs for p in tab.problems]
+        found += [f"{tab.label}: dialog {d}" for tab in self.tabs for d in tab.dialogs]
+        return found
+
+    def assert_clean(self) -> None:
+        problems = self.problems()
+        assert not problems, "the client is not clean:\n" + "\n".join(problems)
+
+    def close(self) -> None:
+        for tab in self.tabs:
+            tab.context.close()
+        self.tabs = []
+
+
+# ---------------------------------------------------------------- the lobby
+
+
+def create_room(tab: Tab, name: str) -> str:
+    """In the lobby, the host types a name and creates a room with a seat: its code."""
+    tab.page.goto("/")
+    tab.el("name-input").fill(name)
+    tab.el("create-room").click()
+    tab.page.wait_for_url(re.compile(r"/play\?room="))
+    expect(tab.el("room-code")).to_be_visible()
+    code = (tab.el("room-code").text_content() or "").strip()
+    assert code, "the waiting room shows no room code"
+    return code
+
+
+def join_by_link(tab: Tab, link: str, name: str, code: str) -> None:
+    """A player opens the join link, finds the code filled in, types a name, joins."""
+    tab.page.goto(link)
+    expect(tab.el("room-code-input")).to_have_value(code)
+    tab.el("name-input").fill(name)
+    tab.el("join-room").click()
+    tab.page.wait_for_url(re.compile(r"/play\?room="))
+    expect(tab.el("seat-list").locator(tid("seat-item"))).not_to_have_count(0)
+
+
+def join_by_code(tab: Tab, code: str, name: str) -> None:
+    """A player opens the lobby, types the room code and a name, joins."""
+    tab.page.goto("/")
+    tab.el("room-code-input").fill(code)
+    tab.el("name-input").fill(name)
+    tab.el("join-room").click()
+    tab.page.wait_for_url(re.compile(r"/play\?room="))
+    expect(tab.el("seat-list").locator(tid("seat-item"))).not_to_have_count(0)
+
+
+def put_settings(live: Live, code: str, host_token: str, settings: dict[str, Any]) -> None:
+    with live.http() as http:
+        http.put(
+            f"/api/rooms/{code}/settings",
+            json=settings,
+            headers={"authorization": f"Bearer {host_token}"},
+        ).raise_for_status()
+
+
+def api_room(live: Live, settings: dict[str, Any] | None = None) -> tuple[str, str]:
+    """A room made over HTTP (no host seat): (code, host token)."""
+    with live.http() as http:
+        created = http.post("/api/rooms", json={"settings": settings or FAST})
+        created.raise_for_status()
+        body = created.json()
+    return str(body["code"]), str(body["host_token"])
+
+
+def api_seat(live: Live, code: str, name: str) -> dict[str, Any]:
+    """A seat taken over HTTP: what a browser keeps in localStorage for it."""
+    with live.http() as http:
+        ticket = http.post(f"/api/rooms/{code}/seats", json={"name": name})
+        ticket.raise_for_status()
+        body = ticket.json()
+    return {"token": body["token"], "name": body["name"]}
+
+
+def api_bots(live: Live, code: str, host_token: str, count: int) -> None:
+    with live.http() as http:
+        for _ in range(count):
+            http.post(
+                f"/api/rooms/{code}/bots",
+                json={"kind": "heuristic"},
+                headers={"authorization": f"Bearer {host_token}"},
+            ).raise_for_status()
+
+
+def api_start(live: Live, code: str, host_token: str) -> None:
+    with live.http() as http:
+        http.post(
+            f"/api/rooms/{code}/start", headers={"authorization": f"Bearer {host_token}"}
+        ).raise_for_status()
+
+
+def wait_for_game(live: Live, code: str) -> Game:
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while True:
+        room = live.hub.rooms.get(code)
+        if room is not None and room.session is not None:
+            return room.session.game
+        assert time.monotonic() < deadline, "the game did not start"
+        time.sleep(0.02)
+
+
+def roles_of(game: Game) -> dict[str, Role]:
+    return dict(zip(game.players, game.roles, strict=True))
+
+
+# ---------------------------------------------------------------- the game
+
+
+SNAPSHOT = """() => {
+  const t = (id) => `[data-testid="${id}"]`;
+  const q = (sel) => document.querySelector(sel);
+  const screen = q(t('screen'));
+  const night = q(t('night-screen'));
+  const panel = q(t('choice-panel'));
+  const root = night || panel;
+  const ballot = q(t('ballot-status'));
+  const year = q(t('year'));
+  const fields = root ? [...root.querySelectorAll(t('field'))].map((f) => ({
+    field: f.dataset.field || null,
+    multi: f.dataset.multi === 'true',
+    values: [...f.querySelectorAll(t('option'))].map((o) => o.dataset.value),
+  })) : [];
+  const toggles = root ? [...root.querySelectorAll(t('toggle'))].map((x) => ({
+    field: x.dataset.field || null,
+    on: x.getAttribute('aria-pressed') === 'true' || x.getAttribute('aria-checked') === 'true'
+        || x.checked === true,
+  })) : [];
+  return {
+    step: screen ? screen.dataset.step || null : null,
+    to_act: screen ? screen.dataset.toAct === 'true' : false,
+    status: screen ? screen.dataset.status || null : null,
+    year: year ? ((year.textContent || '').match(/\\d+/) || [null])[0] : null,
+    night: !!night,
+    action: panel ? panel.dataset.action || null : null,
+    ballot: ballot ? ballot.dataset.state || null : null,
+    fields,
+    toggles,
+    end_discussion: !!q(t('end-discussion')),
+    end: !!q(t('end-screen')),
+  };
+}"""
+
+
+@dataclass
+class Snapshot:
+    step: str | None
+    to_act: bool
+    status: str | None
+    year: str | None
+    night: bool
+    action: str | None
+    ballot: str | None
+    fields: list[dict[str, Any]]
+    toggles: list[dict[str, Any]]
+    end_discussion: bool
+    end: bool
+
+
+def snapshot(tab: Tab) -> Snapshot:
+    return Snapshot(**tab.page.evaluate(SNAPSHOT))
+
+
+Policy = Callable[[str, Snapshot], dict[str, list[int]]]
+"""(player name, what the page shows) -> field name -> the indexes of the options to
+press; the key ``"toggles"`` lists the toggle switches to press."""
+
+
+def choice_root(tab: Tab, snap: Snapshot) -> Locator:
+    return tab.el("night-screen") if snap.night else tab.el("choice-panel")
+
+
+def decide(tab: Tab, snap: Snapshot, picks: dict[str, list[int]]) -> None:
+    """Press the chosen options and toggles, then ``confirm`` (exactly one act)."""
+    root = choice_root(tab, snap)
+    fields = root.locator(tid("field"))
+    for index, spec in enumerate(snap.fields):
+        for option in picks.get(spec["field"] or str(index), []):
+            fields.nth(index).locator(tid("option")).nth(option).click()
+    toggles = root.locator(tid("toggle"))
+    for index in picks.get("toggles", []):
+        toggles.nth(index).click()
+    root.locator(tid("confirm")).click()
+
+
+def has_decision(snap: Snapshot) -> bool:
+    return (
+        snap.to_act
+        and (snap.night or snap.action is not None)
+        and snap.ballot in (None, "choosing")
+        and snap.status != "finished"
+    )
+
+
+def wait_after_confirm(tab: Tab, snap: Snapshot) -> None:
+    """Until the page shows the decision as sent (or the game has moved on)."""
+    tab.page.wait_for_function(
+        """([step, year]) => {
+          const t = (id) => `[data-testid="${id}"]`;
+          const screen = document.querySelector(t('screen'));
+          if (!screen || screen.dataset.step !== step) return true;
+          const y = document.querySelector(t('year'));
+          if (y && ((y.textContent || '').match(/\\d+/) || [null])[0] !== year) return true;
+          if (screen.dataset.toAct !== 'true') return true;
+          const ballot = document.querySelector(t('ballot-status'));
+          return !!ballot && ballot.dataset.state !== 'choosing';
+        }""",
+        arg=[snap.step, snap.year],
+        timeout=WAIT_MS,
+    )
+
+
+def play_turns(
+    tabs: list[Tab],
+    names: dict[str, str],
+    policy: Policy,
+    *,
+    host: Tab | None = None,
+    until: Callable[[dict[str, Snapshot]], bool],
+    timeout: float = 150,
+    describe: Callable[[], str] = lambda: "",
+) -> dict[str, Snapshot]:
+    """Every browser player makes each decision its page offers, through the UI, and the
+    host ends each discussion, until ``until`` holds for what the pages show."""
+    deadline = time.monotonic() + timeout
+    while True:
+        snaps = {tab.label: snapshot(tab) for tab in tabs}
+        if until(snaps):
+            return snaps
+        acted = False
+        for tab in tabs:
+            snap = snaps[tab.label]
+            key = (snap.year, snap.step)
+            if has_decision(snap) and key not in tab.done:
+                decide(tab, snap, policy(names[tab.label], snap))
+                wait_after_confirm(tab, snap)
+                tab.done.add(key)
+                acted = True
+            elif (
+                tab is host
+                and snap.step == "discussion"
+                and snap.end_discussion
+                and (*key, "end") not in tab.done
+            ):
+                tab.el("end-discussion").click()
+                tab.done.add((*key, "end"))
+                acted = True
+        if time.monotonic() > deadline:
+            raise AssertionError(
+                "the game did not get there in time; the pages show:\n"
+                + "\n".join(f"{label}: {snap}" for label, snap in snaps.items())
+                + "\n"
+                + describe()
+            )
+        if not acted:
+            tabs[0].page.wait_for_timeout(50)  # polling interval, not a timing assertion
+
+
+def option_values(snap: Snapshot, index: int) -> list[Any]:
+    return [json.loads(v) for v in snap.fields[index]["values"]]
+
+
+def sensible(roles: dict[str, Role], host: str, committee_size: Callable[[], int]) -> Policy:
+    """Legal choices that end a game soon: the Good support projects and vote to jail a
+    Corrupt Politician, the Ombudsperson investigates one, the Corrupt steal."""
+    corrupt = {name for name, role in roles.items() if role is Role.CORRUPT_POLITICIAN}
+
+    def policy(me: str, snap: Snapshot) -> dict[str, list[int]]:
+        bad = me in corrupt
+        picks: dict[str, list[int]] = {}
+        for index, spec in enumerate(snap.fields):
+            values = option_values(snap, index)
+            key = spec["field"] or str(index)
+            if spec["multi"]:  # the committee: honest members first (R-34)
+                order = sorted(range(len(values)), key=lambda i: values[i] in corrupt)
+                picks[key] = order[: committee_size()]
+                continue
+            want: Any = None
+            if snap.night:  # R-22: investigate a Corrupt; everyone else names nobody
+                if roles[me] is Role.OMBUDSPERSON:
+                    want = next(v for v in values if v in corrupt)
+            elif snap.action == "stand":
+                want = me == host
+            elif snap.action == "elect":
+                want = next((v for v in values if v is not None and v not in corrupt), None)
+            elif snap.action in ("committee_vote",):
+                want = True
+            elif snap.action in ("witness_vote", "forced_jail_vote"):
+                want = not bad
+            elif snap.action == "jail_vote" and not bad:
+                want = next((v for v in values if v in corrupt), None)
+            picks[key] = [values.index(want) if want in values else 0]
+        if snap.night and snap.toggles:
+            picks["toggles"] = [0]  # the Corrupt's Nakaw; a decoy for everyone else (R-70)
+        return picks
+
+    return policy
+
+
+def cautious(snap: Snapshot) -> dict[str, list[int]]:
+    """Nobody / no / the first option in every field (always legal for one seat)."""
+    picks: dict[str, list[int]] = {}
+    for index, spec in enumerate(snap.fields):
+        values = option_values(snap, index)
+        for safe in (None, False):
+            if safe in values:
+                picks[spec["field"] or str(index)] = [values.index(safe)]
+                break
+        else:
+            picks[spec["field"] or str(index)] = [0]
+    return picks
+
+
+# ---------------------------------------------------------------- R-70 parity
+
+
+SKELETON = """(root) => {
+  const walk = (el) => [
+    el.tagName.toLowerCase(),
+    el.getAttribute('data-testid'),
+    el.getAttribute('role'),
+    [...el.children].map(walk),
+  ];
+  return walk(root);
+}"""
+
+
+def skeleton(tab: Tab) -> Any:
+    """The night screen's DOM structure: tag names, test ids and ARIA roles (no text, no
+    option values)."""
+    return tab.el("night-screen").evaluate(SKELETON)
+
+
+def hold(tab: Tab, target: Locator) -> None:
+    """Press and hold (the role card): the mouse stays down until :func:`release`."""
+    target.scroll_into_view_if_needed()
+    box = target.bounding_box()
+    assert box is not None, "nothing to hold"
+    tab.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    tab.page.mouse.down()
+
+
+def release(tab: Tab) -> None:
+    tab.page.mouse.up()
+
+
+def role_shown(tab: Tab) -> str:
+    """Hold the role card, read the role it shows, let go (the card hides again)."""
+    expect(tab.el("role-reveal")).to_be_visible()
+    hold(tab, tab.el("role-reveal"))
+    name = tab.el("role-name")
+    expect(name).to_be_visible()
+    role = name.get_attribute("data-role") or ""
+    release(tab)
+    expect(name).to_be_hidden()
+    return role
