@@ -29,6 +29,7 @@ from .connection import Connection, Limits
 from .room import Hub, LobbyError, Room
 from .session import StoreUnavailable
 from .settings import RoomSettings
+from .web import web_routes
 
 MAX_BODY = 16 * 1024
 HELLO_SECONDS = 10.0
@@ -190,6 +191,7 @@ def build_app(
         Route("/api/rooms/{code}/record", handles(record), methods=["GET"]),
         Route("/api/protocol", handles(protocol_schema), methods=["GET"]),
         Route("/healthz", handles(health), methods=["GET"]),
+        *web_routes(),  # the web client (docs/CLIENT.md)
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.hub = hub

@@ -1,0 +1,98 @@
+/**
+ * The board screen (`/board?room=CODE`): the table's TV or laptop. Before the start it
+ * shows the waiting room with a large QR code (and the host's controls when this
+ * browser holds the host token); then the public view, large - Year and step, the
+ * trackers, players, President, project and tally, how many have voted, the news, the
+ * timer, the treasury chart and the timeline - with the script narrated aloud.
+ */
+
+import { byId, h, renderIfChanged, rerender } from './dom.js';
+import { language, t } from './i18n.js';
+import { loadTokens } from './net.js';
+import { recordKaban, treasuryChart } from './chart.js';
+import { endScreen } from './endscreen.js';
+import { Narrator } from './narrate.js';
+import { RoomState, requireRoom, startPage } from './shell.js';
+import { playersList, presidentInfo, projectInfo, trackers, votedCount, yearAndStep } from './table.js';
+import { Countdown, hostControls } from './timer.js';
+import { announcement, latestNews, timelineList } from './timeline.js';
+import { waitingRoom } from './waiting.js';
+
+class Board {
+  constructor(room, tokens) {
+    this.room = room;
+    this.tokens = tokens;
+    this.news = {};
+    this.narrator = new Narrator();
+    this.timerEl = h('div', { testid: 'board-timer', class: 'board-timer', role: 'timer' });
+    this.countdown = new Countdown(this.timerEl, room.link);
+    this.waiting = h('div', { class: 'waiting-slot board-waiting' });
+    this.slots = {
+      head: h('div', { class: 'board-head-facts' }),
+      host: h('div', { class: 'board-host' }),
+      facts: h('div', { class: 'board-facts' }),
+      news: h('div', { class: 'board-news' }),
+      players: h('div', { class: 'board-side' }),
+      chart: h('div', { class: 'board-chart' }),
+      timeline: h('div', { class: 'board-timeline' }),
+      end: h('div'),
+    };
+    this.script = h('p', { class: 'script', 'aria-live': 'off' });
+    this.game = h(
+      'section',
+      { class: 'board', hidden: true },
+      h('div', { class: 'board-top' }, this.slots.head, this.timerEl, this.narrator.button, this.slots.host),
+      this.slots.end,
+      h(
+        'div',
+        { class: 'board-main' },
+        h('div', { class: 'board-left' }, this.slots.news, this.script, this.slots.facts, this.slots.chart),
+        h('div', { class: 'board-right' }, this.slots.players, this.slots.timeline),
+      ),
+    );
+    byId('app').replaceChildren(this.waiting, this.game);
+  }
+
+  draw() {
+    const room = this.room;
+    const view = room.view;
+    this.narrator.draw();
+    const inLobby = !view && room.lobby?.status === 'lobby';
+    this.waiting.hidden = !inLobby;
+    this.game.hidden = !view;
+    if (inLobby) {
+      renderIfChanged(this.waiting, [language(), room.lobby], () =>
+        waitingRoom(room, room.welcome?.host ? this.tokens.host_token : null, null),
+      );
+    }
+    if (!view) return;
+    this.countdown.set(room.timer);
+    this.narrator.say(view.script);
+    this.script.textContent = view.script ? `🎙 ${view.script}` : '';
+    rerender(this.slots.head, yearAndStep(view));
+    rerender(this.slots.host, room.welcome?.host ? hostControls(room, view) : []);
+    rerender(this.slots.news, announcement(latestNews(this.news, room.fresh)));
+    rerender(this.slots.facts, trackers(view), presidentInfo(view), projectInfo(view), votedCount(view));
+    rerender(this.slots.players, playersList(view));
+    const points = recordKaban(room.code, view);
+    renderIfChanged(this.slots.chart, [language(), points], () => [h('h2', { text: `📈 ${t('chart.title')}` }), treasuryChart(points)]);
+    renderIfChanged(this.slots.timeline, [language(), room.timeline.length], () => timelineList(room.timeline, { limit: 12 }));
+    renderIfChanged(this.slots.end, [language(), view.outcome, room.timeline.length], () =>
+      view.outcome ? endScreen(room.code, view, room.timeline) : [],
+    );
+  }
+}
+
+async function main() {
+  let board = null;
+  await startPage('board', () => board?.draw());
+  const code = requireRoom();
+  if (!code) return;
+  const tokens = loadTokens(code);
+  const hello = tokens.host_token ? { host_token: tokens.host_token } : { spectate: true };
+  const room = new RoomState(hello, () => board.draw());
+  board = new Board(room, tokens);
+  room.connect();
+}
+
+main();

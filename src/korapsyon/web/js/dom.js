@@ -1,0 +1,94 @@
+/**
+ * DOM helpers shared by every page.
+ *
+ * `h()` builds elements; text (names, chat, anything from the server) only ever goes in
+ * through `textContent` / text nodes, never as HTML. `byId()` finds a test hook
+ * (`data-testid`, docs/CLIENT.md). `rerender()` replaces a section's children while
+ * keeping the keyboard focus on the "same" control.
+ */
+
+/**
+ * Build an element. `props`: `text` (textContent), `testid`, `class`, `data` (dataset),
+ * `on<event>` (listeners), booleans (present or absent attributes), other attributes.
+ */
+export function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  setProps(el, props);
+  el.append(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+  return el;
+}
+
+/** An SVG element (the chart, the QR code). */
+export function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  setProps(el, attrs);
+  el.append(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+  return el;
+}
+
+function setProps(el, props) {
+  for (const [key, value] of Object.entries(props)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === 'text') el.textContent = String(value);
+    else if (key === 'testid') el.setAttribute('data-testid', value);
+    else if (key === 'class') el.setAttribute('class', value);
+    else if (key === 'data') {
+      for (const [name, v] of Object.entries(value)) {
+        if (v !== null && v !== undefined) el.dataset[name] = String(v);
+      }
+    } else if (key.startsWith('on') && typeof value === 'function') {
+      el.addEventListener(key.slice(2), value);
+    } else if (key === 'value') el.value = value;
+    else if (key === 'checked') el.checked = Boolean(value);
+    else el.setAttribute(key, value === true ? '' : String(value));
+  }
+}
+
+/** The first element with this test hook, inside `root`. */
+export function byId(testid, root = document) {
+  return root.querySelector(`[data-testid="${testid}"]`);
+}
+
+/** Every element with this test hook, inside `root`. */
+export function allById(testid, root = document) {
+  return [...root.querySelectorAll(`[data-testid="${testid}"]`)];
+}
+
+const FOCUS_KEYS = ['testid', 'value', 'field', 'role', 'option', 'seat', 'claim'];
+
+/**
+ * Replace the children of `parent` with `children`, then give the focus back to the
+ * control that matches the one focused before (same hook and data attributes).
+ */
+export function rerender(parent, ...children) {
+  const active = document.activeElement;
+  const key = active && parent.contains(active) ? focusKey(active) : null;
+  parent.replaceChildren(...children.flat(Infinity).filter(Boolean));
+  if (key) {
+    const again = [...parent.querySelectorAll('[data-testid]')].find((el) => focusKey(el) === key);
+    if (again) again.focus();
+  }
+}
+
+function focusKey(el) {
+  return FOCUS_KEYS.map((k) => el.dataset?.[k] ?? '').join('|');
+}
+
+/**
+ * Render `fn()` into `parent` only when `key` (any JSON-able value) changed since the
+ * last call for this parent: frequent updates leave untouched sections alone.
+ */
+export function renderIfChanged(parent, key, fn) {
+  const json = JSON.stringify(key);
+  if (rendered.get(parent) === json) return;
+  rendered.set(parent, json);
+  rerender(parent, fn());
+}
+
+const rendered = new WeakMap();
+
+/** The room code in the page's URL (`?room=CODE`), upper-cased, or null. */
+export function roomFromUrl() {
+  const code = new URLSearchParams(location.search).get('room');
+  return code ? code.trim().toUpperCase() : null;
+}

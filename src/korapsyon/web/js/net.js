@@ -1,0 +1,156 @@
+/**
+ * Talking to the server: the lobby's HTTP API, the tokens kept in `localStorage`, and
+ * the game's WebSocket (docs/PROTOCOL.md) with reconnection.
+ *
+ * A `Link` says `hello` on every (re)connection, so a reload or a lost network comes
+ * back to the same seat. `act`, `chat` and `timer` return promises settled by the
+ * server's `ack` or `error` with the same id. `serverNow()` is the server's clock,
+ * corrected for skew from the `now` of each message.
+ */
+
+/** Tokens of a room: `{token, host_token, moderator_token, name}` (docs/CLIENT.md). */
+export function loadTokens(code) {
+  try {
+    return JSON.parse(localStorage.getItem(`korapsyon:${code}`)) || {};
+  } catch {
+    return {};
+  }
+}
+
+/** Merge `patch` into the tokens kept for `code`. */
+export function saveTokens(code, patch) {
+  localStorage.setItem(`korapsyon:${code}`, JSON.stringify({ ...loadTokens(code), ...patch }));
+}
+
+/** An HTTP error from the lobby API, with the server's code and message. */
+export class ApiError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** Call the lobby API: JSON in, JSON out; `hostToken` authenticates the host. */
+export async function api(method, path, body, hostToken) {
+  const headers = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (hostToken) headers.authorization = `Bearer ${hostToken}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (exc) {
+    throw new ApiError('network', exc.message);
+  }
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const error = data.error || {};
+    throw new ApiError(error.code || String(response.status), error.message || response.statusText);
+  }
+  return data;
+}
+
+/** Errors after which reconnecting cannot help: the hello itself is refused. */
+const FATAL = new Set(['bad_token', 'no_room', 'bad_hello', 'protocol', 'no_spectators']);
+
+const PING_SECONDS = 20;
+
+/** The game's WebSocket for one page. */
+export class Link {
+  /**
+   * `hello`: the hello message's fields besides `type` (room, token, host_token,
+   * spectate). `onMessage(message)` gets every message from the server;
+   * `onState('open'|'closed')` the connection's state; `onFatal(error)` a refused hello.
+   */
+  constructor(hello, { onMessage, onState, onFatal }) {
+    this.hello = hello;
+    this.onMessage = onMessage;
+    this.onState = onState;
+    this.onFatal = onFatal;
+    this.nextId = 1;
+    this.pending = new Map(); // id -> {resolve, reject}
+    this.offset = 0; // server clock minus ours, in seconds
+    this.delay = 500; // the next reconnection's delay, in ms
+    this.stopped = false;
+    this.ws = null;
+    this.pinger = null;
+  }
+
+  connect() {
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const ws = new WebSocket(`${scheme}://${location.host}/ws`);
+    this.ws = ws;
+    ws.addEventListener('open', () => {
+      ws.send(JSON.stringify({ type: 'hello', ...this.hello }));
+    });
+    ws.addEventListener('message', (event) => this.receive(JSON.parse(event.data)));
+    ws.addEventListener('close', () => this.closed(ws));
+  }
+
+  receive(message) {
+    if (typeof message.now === 'number') this.offset = message.now - Date.now() / 1000;
+    if (message.type === 'welcome') {
+      this.delay = 500;
+      this.onState('open');
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => this.send({ type: 'ping' }).catch(() => {}), PING_SECONDS * 1000);
+    } else if (message.type === 'ack' || (message.type === 'error' && message.id !== null)) {
+      const waiting = this.pending.get(message.id);
+      this.pending.delete(message.id);
+      if (waiting && message.type === 'ack') waiting.resolve(message);
+      else if (waiting) waiting.reject(Object.assign(new Error(message.message), { code: message.code }));
+    } else if (message.type === 'error' && FATAL.has(message.code)) {
+      this.stopped = true;
+      this.onFatal(message);
+    }
+    this.onMessage(message);
+  }
+
+  closed(ws) {
+    if (ws !== this.ws) return;
+    clearInterval(this.pinger);
+    this.onState('closed');
+    for (const waiting of this.pending.values()) {
+      waiting.reject(Object.assign(new Error('connection lost'), { code: 'closed' }));
+    }
+    this.pending.clear();
+    if (this.stopped) return;
+    setTimeout(() => this.connect(), this.delay);
+    this.delay = Math.min(this.delay * 2, 8000);
+  }
+
+  /** Send a message with a fresh id; resolves on its ack, rejects on its error. */
+  send(message) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+        reject(Object.assign(new Error('not connected'), { code: 'closed' }));
+        return;
+      }
+      this.pending.set(id, { resolve, reject });
+      this.ws.send(JSON.stringify({ ...message, id }));
+    });
+  }
+
+  /** One action (its game-record form). */
+  act(action) {
+    return this.send({ type: 'act', action });
+  }
+
+  chat(channel, text) {
+    return this.send({ type: 'chat', channel, text });
+  }
+
+  /** Host or moderator: pause, resume, extend (by `seconds`) or end the step. */
+  timer(op, seconds) {
+    return this.send(seconds ? { type: 'timer', op, seconds } : { type: 'timer', op });
+  }
+
+  /** The server's clock now, in seconds. */
+  serverNow() {
+    return Date.now() / 1000 + this.offset;
+  }
+}

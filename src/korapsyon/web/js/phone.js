@@ -1,0 +1,155 @@
+/**
+ * The phone (`/play?room=CODE`, or `&spectate=1`): the waiting room before the start,
+ * then the game from the player's own view - role card, decisions, results, talk, the
+ * table's public facts and the timeline - and the end screen. The host's phone also
+ * gets the timer controls and closes the discussion (R-35).
+ */
+
+import { byId, h, renderIfChanged, rerender } from './dom.js';
+import { language, stepTitle, t } from './i18n.js';
+import { loadTokens } from './net.js';
+import { Decisions } from './decide.js';
+import { endScreen } from './endscreen.js';
+import { RoleCard } from './rolecard.js';
+import { RoomState, requireRoom, startPage } from './shell.js';
+import { playersList, presidentInfo, projectInfo, trackers, votedCount } from './table.js';
+import { Chat, claimButtons } from './talk.js';
+import { Countdown, hostControls } from './timer.js';
+import { announcement, latestNews, timelineList } from './timeline.js';
+import { waitingRoom } from './waiting.js';
+
+const spectating = new URLSearchParams(location.search).get('spectate') === '1';
+
+class Phone {
+  constructor(room, tokens) {
+    this.room = room;
+    this.tokens = tokens;
+    this.news = {};
+    this.claimState = { target: null, redraw: () => this.draw() };
+    this.decisions = new Decisions(room, () => this.draw());
+    this.chat = new Chat(room);
+    this.roleCard = new RoleCard(room.code);
+    this.waiting = h('div', { class: 'waiting-slot' });
+    this.year = h('span', { testid: 'year', class: 'year' });
+    this.stepTitle = h('h1', { testid: 'step-title', class: 'step-title' });
+    this.timerEl = h('span', { testid: 'timer', class: 'timer', role: 'timer' });
+    this.countdown = new Countdown(this.timerEl, room.link);
+    this.help = h('p', { class: 'step-help' });
+    this.slots = {
+      announcement: h('div'),
+      end: h('div'),
+      decision: h('div', { class: 'decision-slot' }),
+      host: h('div'),
+      claims: h('div'),
+      table: h('div', { class: 'phone-table' }),
+      timeline: h('div'),
+    };
+    this.screen = h(
+      'section',
+      { testid: 'screen', class: 'screen', hidden: true },
+      h('div', { class: 'status-bar' }, this.year, this.timerEl),
+      this.stepTitle,
+      this.help,
+      spectating ? h('p', { class: 'tag spectator', text: `👁 ${t('phone.spectating')}` }) : this.roleCard.element,
+      this.slots.announcement,
+      this.slots.end,
+      this.slots.decision,
+      this.slots.host,
+      this.slots.claims,
+      this.chat.element,
+      this.slots.table,
+      this.slots.timeline,
+    );
+    byId('app').replaceChildren(this.waiting, this.screen);
+  }
+
+  draw() {
+    const room = this.room;
+    const view = room.view;
+    const inLobby = !view && room.lobby?.status === 'lobby';
+    this.waiting.hidden = !inLobby;
+    this.screen.hidden = !view;
+    if (inLobby) {
+      renderIfChanged(this.waiting, [language(), room.lobby], () =>
+        waitingRoom(room, room.welcome?.host ? this.tokens.host_token : null, room.welcome?.seat),
+      );
+    }
+    if (!view) return;
+    const you = view.you;
+    const screen = this.screen;
+    screen.dataset.step = view.step ?? '';
+    screen.dataset.toAct = String(Boolean(you?.to_act));
+    screen.dataset.status = view.status;
+    this.year.textContent = t('year.long', { year: view.year });
+    this.stepTitle.textContent = view.step ? stepTitle(view.step) : t('step.over');
+    this.help.textContent = view.step ? t(`help.${view.step}`) : '';
+    this.countdown.set(room.timer);
+    if (you) this.roleCard.update(view, room.timeline);
+    rerender(this.slots.announcement, announcement(latestNews(this.news, room.fresh)));
+    renderIfChanged(this.slots.end, [language(), view.status, view.outcome, room.timeline.length], () =>
+      view.outcome ? endScreen(room.code, view, room.timeline) : [],
+    );
+    rerender(this.slots.decision, this.decisionOrInfo(view));
+    rerender(this.slots.host, this.hostTools(view));
+    rerender(this.slots.claims, you ? claimButtons(room, view, this.claimState) : []);
+    this.chat.update();
+    rerender(
+      this.slots.table,
+      h(
+        'details',
+        { class: 'table-facts', open: !you },
+        h('summary', { text: `🏛 ${t('phone.table')}` }),
+        trackers(view),
+        presidentInfo(view),
+        projectInfo(view),
+        votedCount(view),
+        playersList(view),
+      ),
+    );
+    renderIfChanged(this.slots.timeline, [language(), room.timeline.length], () =>
+      h('details', { class: 'timeline-box' }, h('summary', { text: `🕮 ${t('timeline.title')}` }), timelineList(room.timeline)),
+    );
+  }
+
+  /** The choice panel, or what this player is waiting for. */
+  decisionOrInfo(view) {
+    const panel = this.decisions.panel(view);
+    if (panel || view.status === 'finished') return panel ?? [];
+    const you = view.you;
+    if (you && you.status !== 'active') {
+      return h('p', { class: 'info', text: t(`phone.${you.status}`, { year: view.players[you.seat].returns_year ?? '' }) });
+    }
+    return h('p', { class: 'info', text: `⏳ ${t('phone.others_deciding')}` });
+  }
+
+  /** The host's tools: the timer (R-72) and closing the discussion (R-35). */
+  hostTools(view) {
+    if (!this.room.welcome?.host || view.status === 'finished') return [];
+    return h(
+      'section',
+      { class: 'host-tools', 'aria-label': t('host.tools') },
+      h('h2', { text: `🎙 ${t('host.tools')}` }),
+      hostControls(this.room, view),
+    );
+  }
+}
+
+async function main() {
+  let phone = null;
+  await startPage('play', () => phone?.draw());
+  const code = requireRoom();
+  if (!code) return;
+  const tokens = loadTokens(code);
+  const hello = spectating
+    ? { spectate: true }
+    : { token: tokens.token ?? null, host_token: tokens.host_token ?? null };
+  if (!spectating && !tokens.token && !tokens.host_token) {
+    location.replace(`/?room=${encodeURIComponent(code)}`); // no seat here yet: join first
+    return;
+  }
+  const room = new RoomState(hello, () => phone.draw());
+  phone = new Phone(room, tokens);
+  room.connect();
+}
+
+main();

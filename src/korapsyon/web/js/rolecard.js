@@ -1,0 +1,109 @@
+/**
+ * The role card: press and hold to see it (R-06: roles stay secret, even from the
+ * person next to you). While held it shows the role and its one-line goal, the fellow
+ * Corrupt (R-07) and their live night choices (R-23), and the player's private results:
+ * the Lawyer's last protectee (R-21), the Ombudsperson's finding (R-22), the COA's
+ * audit (R-34) and this Year's private news. Released, every role's card looks alike.
+ */
+
+import { h, renderIfChanged } from './dom.js';
+import { language, t } from './i18n.js';
+import { roleBadge } from './roles.js';
+import { nightNotes } from './decide.js';
+
+export class RoleCard {
+  constructor(code) {
+    this.code = code;
+    this.hint = h('p', { class: 'reveal-hint' });
+    this.secret = h('div', { class: 'secret', hidden: true });
+    this.reveal = h(
+      'div',
+      { testid: 'role-reveal', class: 'role-reveal', role: 'button', tabindex: 0, 'aria-pressed': 'false' },
+      this.hint,
+      this.secret,
+    );
+    this.element = h('section', { testid: 'role-card', class: 'role-card' }, this.reveal);
+    const show = (event) => {
+      if (event.type === 'keydown' && !(event.key === ' ' || event.key === 'Enter')) return;
+      event.preventDefault();
+      this.hold(true);
+    };
+    const hide = () => this.hold(false);
+    this.reveal.addEventListener('pointerdown', show);
+    this.reveal.addEventListener('keydown', show);
+    for (const type of ['pointerup', 'pointerleave', 'pointercancel', 'keyup', 'blur']) {
+      this.reveal.addEventListener(type, hide);
+    }
+    this.reveal.addEventListener('contextmenu', (event) => event.preventDefault());
+  }
+
+  hold(held) {
+    this.secret.hidden = !held;
+    this.reveal.classList.toggle('held', held);
+    this.reveal.setAttribute('aria-pressed', String(held));
+  }
+
+  /** Bring the card up to date (its look does not change unless held). */
+  update(view, timeline) {
+    const you = view.you;
+    this.hint.textContent = `🂠 ${t('role.hold')}`;
+    this.reveal.setAttribute('aria-label', t('role.hold'));
+    const privateNews = timeline.filter((e) => e.private && e.year === view.year && e.kind !== 'role_dealt' && e.kind !== 'team_revealed');
+    renderIfChanged(this.secret, [language(), view.year, view.step, you, privateNews.length], () => this.secrets(view, privateNews));
+  }
+
+  secrets(view, privateNews) {
+    const you = view.you;
+    const notes = nightNotes(this.code);
+    return [
+      h('p', { testid: 'role-name', class: 'role-name', data: { role: you.role } }, roleBadge(you.role)),
+      h('p', { testid: 'role-goal', class: 'role-goal', text: you.goal }),
+      you.teammates
+        ? h('p', { testid: 'teammates', class: 'teammates', text: t(you.role === 'corrupt_politician' ? 'role.teammates_corrupt' : 'role.teammates_good', { names: you.teammates.join(', ') || t('role.none') }) })
+        : null,
+      you.team_choices ? teamChoices(you.team_choices) : null,
+      you.role === 'lawyer'
+        ? h('p', { testid: 'last-protected', class: 'result', text: you.last_protected ? t('result.last_protected', { name: you.last_protected }) : t('result.no_last_protected') })
+        : null,
+      you.investigation
+        ? h('p', { testid: 'investigation', class: `result team-${you.investigation.aligned}`, data: { target: you.investigation.target, aligned: you.investigation.aligned }, text: `🔍 ${t(`result.investigation.${you.investigation.aligned}`, { name: you.investigation.target })}` })
+        : null,
+      you.audit ? audit(you.audit) : null,
+      privateNews.length ? h('ul', { class: 'private-news' }, privateNews.map((e) => h('li', { text: `🔒 ${e.text}` }))) : null,
+      Object.keys(notes).length
+        ? h('p', { class: 'hint', text: t('role.notes', { notes: Object.entries(notes).map(([y, n]) => `${t('year.short', { year: y })}: ${n}`).join(' · ') }) })
+        : null,
+    ];
+  }
+}
+
+/** R-23: the other free Corrupt's current night choices (null: not chosen yet). */
+function teamChoices(choices) {
+  return h(
+    'ul',
+    { testid: 'team-choices', class: 'team-choices', 'aria-label': t('role.team_choices') },
+    Object.entries(choices).map(([name, choice]) =>
+      h(
+        'li',
+        { data: { name } },
+        h('strong', { text: name }),
+        ': ',
+        choice
+          ? t('role.team_choice', {
+              nakaw: choice.nakaw ? t('switch.on') : t('switch.off'),
+              suhol: choice.suhol ? t('switch.on') : t('switch.off'),
+              tokhang: choice.tokhang ?? t('option.nobody'),
+            })
+          : t('role.team_undecided'),
+      ),
+    ),
+  );
+}
+
+/** R-34: last Year's audit, as the COA reads it (Suhol never changes it, R-25). */
+function audit(result) {
+  const text = result.project
+    ? t(result.kickback ? 'result.audit.yes' : 'result.audit.no', { project: result.project })
+    : t('result.audit.none');
+  return h('p', { testid: 'audit', class: 'result', data: { project: result.project ?? '', kickback: String(Boolean(result.kickback)) }, text: `📋 ${text}` });
+}

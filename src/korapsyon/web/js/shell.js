@@ -1,0 +1,150 @@
+/**
+ * What every page shares: the language picker, the connection light, the error line,
+ * and the room's live state fed by the WebSocket.
+ *
+ * `openRoom()` connects a page to its room and keeps, for its renderer, the room's
+ * lobby (seats, settings, status), the latest view state, the whole timeline (a view
+ * gives it all, an update only the new entries), the timer and the chat.
+ */
+
+import { byId, h, roomFromUrl } from './dom.js';
+import { LANGUAGES, bindLanguageSelect, loadLanguage, t, translateStatic } from './i18n.js';
+import { Link } from './net.js';
+
+let errorTimer = null;
+
+/** Show a message in the page's `error` line (cleared after a while). */
+export function showError(message) {
+  const el = byId('error');
+  if (!el) return;
+  el.textContent = message;
+  el.hidden = false;
+  clearTimeout(errorTimer);
+  errorTimer = setTimeout(() => {
+    el.hidden = true;
+  }, 8000);
+}
+
+/**
+ * Load the catalog, draw the page's top bar (title, language picker, connection light,
+ * error line) into its `<header>`, and translate the static text.
+ * `redraw()` runs after the language changes.
+ */
+export async function startPage(kind, redraw) {
+  await loadLanguage(kind === 'lobby' ? 'play' : kind);
+  const select = h(
+    'select',
+    { testid: 'lang-select', id: 'lang-select', 'data-i18n-label': 'lang.label' },
+    LANGUAGES.map((lang) => h('option', { value: lang, text: LANGUAGE_NAMES[lang] })),
+  );
+  document.querySelector('header').replaceChildren(
+    h('a', { class: 'brand', href: '/', 'data-i18n': 'app.name' }),
+    h(
+      'div',
+      { class: 'top-tools' },
+      h('span', { testid: 'connection', class: 'connection', role: 'status', data: { state: 'closed' }, hidden: kind === 'lobby' }),
+      h('label', { class: 'sr-only', for: 'lang-select', 'data-i18n': 'lang.label' }),
+      select,
+    ),
+    h('p', { testid: 'error', class: 'error', role: 'alert', hidden: true }),
+  );
+  translateStatic();
+  bindLanguageSelect(select, kind === 'lobby' ? 'play' : kind, redraw);
+}
+
+/**
+ * The page's room code, or null after telling the user that the page needs one (the
+ * lobby is where rooms are made and joined).
+ */
+export function requireRoom() {
+  const code = roomFromUrl();
+  if (!code) {
+    byId('app').replaceChildren(
+      h('p', { class: 'info', text: t('phone.no_room') }),
+      h('a', { class: 'button', href: '/', text: t('phone.to_lobby') }),
+    );
+  }
+  return code;
+}
+
+/** Each language named in itself. */
+const LANGUAGE_NAMES = { en: 'English', fil: 'Filipino' };
+
+function setConnection(state) {
+  const el = byId('connection');
+  el.dataset.state = state;
+  el.textContent = state === 'open' ? `● ${t('connection.open')}` : `○ ${t('connection.closed')}`;
+}
+
+/** The live room of a page: call `connect()` once the page is ready. */
+export class RoomState {
+  /** `hello`: who this page is (token, host_token, spectate); `render()` redraws. */
+  constructor(hello, render) {
+    this.code = roomFromUrl();
+    this.render = render;
+    this.welcome = null; // {role, seat, host}
+    this.lobby = null; // the room: seats, settings, status
+    this.view = null; // the latest view state
+    this.timeline = [];
+    this.fresh = []; // the timeline entries of the latest view or update
+    this.timer = null;
+    this.chat = [];
+    this.link = new Link(
+      { room: this.code, ...hello },
+      {
+        onMessage: (message) => this.receive(message),
+        onState: (state) => setConnection(state),
+        onFatal: (error) => showError(error.message),
+      },
+    );
+  }
+
+  connect() {
+    setConnection('closed');
+    this.link.connect();
+  }
+
+  receive(message) {
+    switch (message.type) {
+      case 'welcome':
+        this.welcome = message;
+        this.chat = []; // the server sends the history again
+        break;
+      case 'lobby':
+        this.lobby = message.room;
+        break;
+      case 'view':
+        this.view = message.state;
+        this.timeline = [...message.timeline];
+        this.fresh = message.timeline;
+        this.timer = message.timer;
+        break;
+      case 'update':
+        this.view = message.state;
+        this.timeline.push(...message.timeline);
+        this.fresh = message.timeline;
+        this.timer = message.timer;
+        break;
+      case 'chat_posted':
+        this.chat.push(message);
+        break;
+      case 'error':
+        if (message.id === null) showError(message.message);
+        return;
+      default:
+        return;
+    }
+    this.render(message.type);
+  }
+
+  /** Run a request; show its refusal in the error line. Resolves true if accepted. */
+  async attempt(promise) {
+    try {
+      await promise;
+      return true;
+    } catch (exc) {
+      showError(exc.message);
+      return false;
+    }
+  }
+}

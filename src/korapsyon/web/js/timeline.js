@@ -1,0 +1,83 @@
+/**
+ * The public record of the game as players read it: the timeline (newest first), the
+ * announcement banner (the news of the latest update) and the Year-by-Year recap.
+ * Entries are the server's text, shown as sent; private entries (`private: true`) are
+ * left to the role card so an onlooker never reads them off a phone.
+ */
+
+import { h } from './dom.js';
+import { t } from './i18n.js';
+
+/** Kinds of timeline entries worth a banner: what the table must hear. */
+const NEWS = new Set([
+  'player_returned', 'presidency_ended', 'tokhang_blocked', 'treasury_report', 'revenue',
+  'candidates', 'vote_tally', 'president_elected', 'project_chosen', 'committee_named',
+  'project_voted', 'witness_testimony', 'forced_vote_called', 'jailing_blocked',
+  'player_jailed', 'player_eliminated', 'nobody_jailed', 'game_over', 'claim_made',
+]);
+
+/** Which entries a section shows: the moderator sees private ones too. */
+function visible(entries, withPrivate) {
+  return withPrivate ? entries : entries.filter((e) => !e.private);
+}
+
+/** The timeline, newest first (`withPrivate`: the moderator's sheet). */
+export function timelineList(entries, { withPrivate = false, limit = 200 } = {}) {
+  const shown = visible(entries, withPrivate).slice(-limit).reverse();
+  return h(
+    'ol',
+    { testid: 'timeline', class: 'timeline', 'aria-label': t('timeline.title'), reversed: true },
+    shown.map((entry) =>
+      h(
+        'li',
+        { testid: 'timeline-entry', class: entry.private ? 'private' : null, data: { kind: entry.kind, year: entry.year } },
+        h('span', { class: 'year-tag', text: t('year.short', { year: entry.year }) }),
+        ' ',
+        entry.private ? '🔒 ' : null,
+        entry.text,
+      ),
+    ),
+  );
+}
+
+/**
+ * The latest news for the banner: the news entries of the last batch that had any
+ * (kept in `memory` between renders).
+ */
+export function latestNews(memory, fresh, withPrivate = false) {
+  const news = visible(fresh, withPrivate).filter((e) => NEWS.has(e.kind) || (withPrivate && e.private));
+  if (news.length) memory.news = news.slice(-4);
+  return memory.news || [];
+}
+
+/** The announcement banner (`announcement`): polite live region, read by screen readers. */
+export function announcement(news) {
+  return h(
+    'div',
+    { testid: 'announcement', class: 'announcement', role: 'status', 'aria-live': 'polite', hidden: news.length === 0 },
+    news.map((entry) => h('p', { text: `📣 ${entry.text}` })),
+  );
+}
+
+/** The Year-by-Year recap of the end screen (`recap` / `recap-year`). */
+export function recap(entries) {
+  const years = new Map();
+  for (const entry of visible(entries, false)) {
+    if (!NEWS.has(entry.kind) || entry.kind === 'claim_made') continue;
+    if (!years.has(entry.year)) years.set(entry.year, []);
+    years.get(entry.year).push(entry);
+  }
+  return h(
+    'div',
+    { testid: 'recap', class: 'recap' },
+    h('h3', { text: t('end.recap') }),
+    [...years.entries()].map(([year, list]) =>
+      h(
+        'details',
+        { testid: 'recap-year', data: { year }, open: year === Math.max(...years.keys()) },
+        h('summary', { text: t('year.long', { year }) }),
+        h('ul', {}, list.map((entry) => h('li', { text: entry.text }))),
+      ),
+    ),
+  );
+}
