@@ -39,6 +39,7 @@ DESKTOP = ViewportSize(width=1280, height=800)
 FAST = {"bot_delay": [0.0, 0.05], "timers": False}
 """Room settings for tests: bots answer at once, steps wait for every decision."""
 WAIT_MS = 15_000  # generous: CI machines are slow, and nothing here measures speed
+expect.set_options(timeout=WAIT_MS)
 
 
 def tid(name: str) -> str:
@@ -282,6 +283,8 @@ SNAPSHOT = """() => {
     field: f.dataset.field || null,
     multi: f.dataset.multi === 'true',
     values: [...f.querySelectorAll(t('option'))].map((o) => o.dataset.value),
+    disabled: [...f.querySelectorAll(t('option'))].map(
+      (o) => o.disabled || o.getAttribute('aria-disabled') === 'true'),
   })) : [];
   const toggles = root ? [...root.querySelectorAll(t('toggle'))].map((x) => ({
     field: x.dataset.field || null,
@@ -338,11 +341,18 @@ def decide(tab: Tab, snap: Snapshot, picks: dict[str, list[int]]) -> None:
     fields = root.locator(tid("field"))
     for index, spec in enumerate(snap.fields):
         for option in picks.get(spec["field"] or str(index), []):
+            assert not spec["disabled"][option], f"{tab.label}: {spec['values'][option]} is off"
             fields.nth(index).locator(tid("option")).nth(option).click()
     toggles = root.locator(tid("toggle"))
     for index in picks.get("toggles", []):
         toggles.nth(index).click()
-    root.locator(tid("confirm")).click()
+    confirm_button(tab).click()
+
+
+def confirm_button(tab: Tab) -> Locator:
+    """The one ``confirm`` of the decision (inside the night screen or around it)."""
+    panel = tab.el("choice-panel")
+    return (panel if panel.count() else tab.el("night-screen")).locator(tid("confirm"))
 
 
 def has_decision(snap: Snapshot) -> bool:
@@ -433,14 +443,16 @@ def sensible(roles: dict[str, Role], host: str, committee_size: Callable[[], int
         for index, spec in enumerate(snap.fields):
             values = option_values(snap, index)
             key = spec["field"] or str(index)
+            allowed = [v for v, off in zip(values, spec["disabled"], strict=True) if not off]
             if spec["multi"]:  # the committee: honest members first (R-34)
-                order = sorted(range(len(values)), key=lambda i: values[i] in corrupt)
+                order = [i for i in range(len(values)) if not spec["disabled"][i]]
+                order.sort(key=lambda i: values[i] in corrupt)
                 picks[key] = order[: committee_size()]
                 continue
             want: Any = None
             if snap.night:  # R-22: investigate a Corrupt; everyone else names nobody
                 if roles[me] is Role.OMBUDSPERSON:
-                    want = next(v for v in values if v in corrupt)
+                    want = next(v for v in allowed if v in corrupt)
             elif snap.action == "stand":
                 want = me == host
             elif snap.action == "elect":
@@ -451,7 +463,7 @@ def sensible(roles: dict[str, Role], host: str, committee_size: Callable[[], int
                 want = not bad
             elif snap.action == "jail_vote" and not bad:
                 want = next((v for v in values if v in corrupt), None)
-            picks[key] = [values.index(want) if want in values else 0]
+            picks[key] = [values.index(want if want in allowed else allowed[0])]
         if snap.night and snap.toggles:
             picks["toggles"] = [0]  # the Corrupt's Nakaw; a decoy for everyone else (R-70)
         return picks
@@ -465,7 +477,7 @@ def cautious(snap: Snapshot) -> dict[str, list[int]]:
     for index, spec in enumerate(snap.fields):
         values = option_values(snap, index)
         for safe in (None, False):
-            if safe in values:
+            if safe in values and not spec["disabled"][values.index(safe)]:
                 picks[spec["field"] or str(index)] = [values.index(safe)]
                 break
         else:
@@ -477,20 +489,27 @@ def cautious(snap: Snapshot) -> dict[str, list[int]]:
 
 
 SKELETON = """(root) => {
-  const walk = (el) => [
-    el.tagName.toLowerCase(),
-    el.getAttribute('data-testid'),
-    el.getAttribute('role'),
-    [...el.children].map(walk),
-  ];
+  const walk = (el) => {
+    const children = [...el.children].map(walk);
+    if (el.getAttribute('data-testid') === 'field') {  // options: which seat is where aside
+      children.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    }
+    return [el.tagName.toLowerCase(), el.getAttribute('data-testid'), el.getAttribute('role'),
+            children];
+  };
   return walk(root);
 }"""
 
 
 def skeleton(tab: Tab) -> Any:
-    """The night screen's DOM structure: tag names, test ids and ARIA roles (no text, no
-    option values)."""
-    return tab.el("night-screen").evaluate(SKELETON)
+    """The night screen's DOM structure, with the choice panel around it (its confirm and
+    ballot status): tag names, test ids and ARIA roles (no text, no option values, the
+    options in any order: the seats' order is the same for all, but where "you" sits
+    differs)."""
+    night = tab.el("night-screen")
+    expect(night).to_be_visible()
+    panel = tab.page.locator(f"{tid('choice-panel')}:has({tid('night-screen')})")
+    return (panel if panel.count() else night).evaluate(SKELETON)
 
 
 def hold(tab: Tab, target: Locator) -> None:

@@ -1,0 +1,66 @@
+"""Languages: every UI string is in both catalogs (en, fil), and switching the page's
+language picker changes the UI's words and is remembered (docs/CLIENT.md)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.web.harness import CHROMIUM, Tabs
+
+CATALOGS = Path(__file__).parents[2] / "src" / "korapsyon" / "web" / "i18n"
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def _catalog(lang: str) -> dict[str, str]:
+    path = CATALOGS / f"{lang}.json"
+    if not path.exists():
+        pytest.fail(f"no catalog {path}")
+    catalog: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    return catalog
+
+
+def test_every_english_string_has_a_filipino_one() -> None:
+    """Every key of en.json is in fil.json, as a non-empty string with the same
+    ``{placeholders}`` (a missing one would show a raw ``{n}`` or drop a number)."""
+    en, fil = _catalog("en"), _catalog("fil")
+    assert en, "en.json is empty"
+    missing = sorted(set(en) - set(fil))
+    assert not missing, f"fil.json lacks {len(missing)} keys: {missing}"
+    for key, text in en.items():
+        assert isinstance(fil[key], str) and fil[key].strip(), f"fil.json: {key} is empty"
+        want = set(PLACEHOLDER.findall(text))
+        got = set(PLACEHOLDER.findall(fil[key]))
+        assert got == want, f"{key}: en has {sorted(want)}, fil has {sorted(got)}"
+    extra = sorted(set(fil) - set(en))
+    assert not extra, f"fil.json has keys en.json lacks (stale?): {extra}"
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no {CHROMIUM} (scripts/test installs it)")
+def test_switching_to_filipino_changes_the_lobby_and_is_remembered(tabs: Tabs) -> None:
+    """The lobby's ``lang-select`` set to ``fil`` changes the words of the UI (the
+    create-room button), and the choice survives a reload; back to ``en``, it is English."""
+    tab = tabs.open("lobby", "/")
+    button = tab.el("create-room")
+    expect(button).to_be_visible()
+    expect(tab.el("lang-select")).to_have_value("en")
+    english = (button.text_content() or "").strip()
+    assert english
+
+    tab.el("lang-select").select_option("fil")
+    expect(button).not_to_have_text(english)
+    filipino = (button.text_content() or "").strip()
+    assert filipino and filipino != english
+    expect(tab.page.locator("html")).to_have_attribute("lang", "fil")
+
+    tab.page.reload()
+    expect(tab.el("lang-select")).to_have_value("fil")
+    expect(tab.el("create-room")).to_have_text(filipino)
+
+    tab.el("lang-select").select_option("en")
+    expect(tab.el("create-room")).to_have_text(english)
+    tabs.assert_clean()

@@ -1,0 +1,93 @@
+"""R-70 night-screen parity in a real browser: in the Hidden Phase every role's phone shows
+the same screen (the same DOM structure) and sends the same messages for the same taps,
+so neither a glance at a neighbour's phone nor the network traffic tells roles apart."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from korapsyon.rules.roles import Role
+from tests.server.live import Live
+from tests.web.harness import (
+    CHROMIUM,
+    Tab,
+    Tabs,
+    api_room,
+    api_seat,
+    api_start,
+    decide,
+    roles_of,
+    skeleton,
+    snapshot,
+    tid,
+    wait_for_game,
+)
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason=f"no {CHROMIUM} (scripts/test installs Debian's chromium)"
+)
+
+NAMES = ["Ana", "Ben", "Cris", "Dani", "Eli", "Fe", "Gil", "Hugo", "Ivy"]
+
+
+def test_R70_every_role_has_the_same_night_screen_and_traffic(live: Live, tabs: Tabs) -> None:
+    """Nine phones, one per seat, so the R-02 deal at 9 gives them every role (Good
+    Politician, Corrupt Politician, Lawyer, Ombudsperson, COA, Citizen). In Year 1's
+    Hidden Phase each page's night screen has the same skeleton (tags, test ids, ARIA
+    roles: text and option values aside), before and after confirming; the same taps
+    (one target, one switch, confirm) send the same number of messages, one `act`
+    each; and the phase waits the same way for everyone."""
+    code, host_token = api_room(live)
+    phones: list[Tab] = []
+    for name in NAMES:
+        stored = api_seat(live, code, name)
+        phones.append(tabs.open(name, f"/play?room={code}", storage={f"korapsyon:{code}": stored}))
+    for phone in phones:
+        expect(phone.el("seat-list").locator(tid("seat-item"))).to_have_count(9)
+    api_start(live, code, host_token)
+    wait_for_game(live, code)
+    roles = roles_of(live.game(code))
+    assert set(roles.values()) == set(Role)  # every role is on a phone
+
+    for phone in phones:
+        expect(phone.el("night-screen")).to_be_visible()
+    before = {phone.label: len(phone.acts_sent()) for phone in phones}
+    shapes = {phone.label: skeleton(phone) for phone in phones}
+    _assert_same(shapes, roles, "before confirming")
+
+    def tap(phone: Tab) -> None:  # the same taps on every phone: nobody, a switch, confirm
+        snap = snapshot(phone)
+        assert snap.night and snap.to_act and snap.step == "hidden"
+        assert len(snap.fields) == 1 and len(snap.toggles) == 2
+        assert len(snap.fields[0]["values"]) == len(NAMES) + 1  # every active player + nobody
+        nobody = [json.loads(v) for v in snap.fields[0]["values"]].index(None)
+        decide(phone, snap, {snap.fields[0]["field"]: [nobody], "toggles": [0]})
+
+    for phone in phones[:-1]:  # those who confirmed wait, all the same way
+        tap(phone)
+        expect(phone.el("ballot-status")).to_have_attribute("data-state", "waiting")
+    waiting = {phone.label: skeleton(phone) for phone in phones[:-1]}
+    _assert_same(waiting, roles, "after confirming")
+    tap(phones[-1])
+
+    for phone in phones:
+        expect(phone.el("screen")).not_to_have_attribute("data-step", "hidden")
+    sent = {phone.label: phone.acts_sent()[before[phone.label] :] for phone in phones}
+    kinds = {label: [m["type"] for m in messages] for label, messages in sent.items()}
+    assert all(k == ["act"] for k in kinds.values()), kinds
+    sizes = {label: len(messages) for label, messages in sent.items()}
+    assert len(set(sizes.values())) == 1, sizes
+    tabs.assert_clean()
+
+
+def _assert_same(shapes: dict[str, Any], roles: dict[str, Role], when: str) -> None:
+    groups: dict[str, list[str]] = {}
+    for label, shape in shapes.items():
+        groups.setdefault(json.dumps(shape), []).append(f"{label} ({roles[label].value})")
+    assert len(groups) == 1, f"R-70 {when}: the night screens differ:\n" + "\n".join(
+        f"{', '.join(who)}:\n  {shape}" for shape, who in groups.items()
+    )

@@ -1,0 +1,115 @@
+"""Names and chat are untrusted text: the client shows them verbatim, as text, and never
+as markup (docs/CLIENT.md: only ``textContent``). A name or a chat message that is HTML
+creates no element, runs no script and opens no dialog, on the phones and on the board."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.server.live import Live
+from tests.web.harness import (
+    CHROMIUM,
+    Snapshot,
+    Tab,
+    Tabs,
+    api_bots,
+    api_room,
+    join_by_link,
+    option_values,
+    play_turns,
+    tid,
+)
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason=f"no {CHROMIUM} (scripts/test installs Debian's chromium)"
+)
+
+SVG = "<svg onload=alert(1)>"  # names are at most 24 characters
+IMG = "<img src=x onerror=a()>"
+CHAT = "<img src=x onerror=alert(1)> <b>bold</b> & <script>alert(2)</script>"
+
+INJECTED = """() => ({
+  handlers: document.querySelectorAll('[onload], [onerror]').length,
+  scripts: [...document.querySelectorAll('script')].filter((s) => s.text.includes('alert')).length,
+  imgs: document.querySelectorAll('img[src="x"]').length,
+  bold: [...document.querySelectorAll('b')].filter((b) => b.textContent === 'bold').length,
+})"""
+
+
+def _assert_nothing_injected(tab: Tab) -> None:
+    found = tab.page.evaluate(INJECTED)
+    assert found == {"handlers": 0, "scripts": 0, "imgs": 0, "bold": 0}, (tab.label, found)
+
+
+def _stand(me: str, snap: Snapshot) -> dict[str, list[int]]:
+    """Nobody at night; both stand for President, so the timeline names them."""
+    picks: dict[str, list[int]] = {}
+    for index, spec in enumerate(snap.fields):
+        values = option_values(snap, index)
+        want: object = True if snap.action == "stand" else None
+        picks[spec["field"] or str(index)] = [values.index(want) if want in values else 0]
+    return picks
+
+
+def test_html_names_and_chat_show_as_text(live: Live, tabs: Tabs) -> None:
+    """Names like ``<svg onload=alert(1)>`` (R-01 seats take any printable name) show
+    verbatim in the waiting room's seat list, on the board and in the timeline (R-33's
+    list of candidates); a chat message with HTML shows verbatim too. No dialog, no
+    injected element, no page error."""
+    code, host_token = api_room(live)
+    link = f"/?room={code}"
+    svg, img = tabs.open("svg"), tabs.open("img")
+    join_by_link(svg, link, SVG, code)
+    join_by_link(img, link, IMG, code)
+    api_bots(live, code, host_token, 7)
+    board = tabs.open("board", f"/board?room={code}", phone=False)
+
+    for tab in (svg, img):
+        seats = tab.el("seat-list").locator(tid("seat-item"))
+        expect(seats).to_have_count(9)
+        for name in (SVG, IMG):
+            seat = seats.and_(tab.page.locator(f"[data-name={_css_string(name)}]"))
+            expect(seat).to_be_visible()
+            expect(seat).to_contain_text(name)
+        _assert_nothing_injected(tab)
+    expect(board.el("seat-list").locator(tid("seat-item"))).to_have_count(9)
+    for name in (SVG, IMG):  # the board's waiting room
+        expect(board.el("seat-list")).to_contain_text(name)
+    _assert_nothing_injected(board)
+
+    with live.http() as http:
+        http.post(
+            f"/api/rooms/{code}/start", headers={"authorization": f"Bearer {host_token}"}
+        ).raise_for_status()
+    names = {"svg": SVG, "img": IMG}
+    play_turns(
+        [svg, img],
+        names,
+        _stand,
+        until=lambda snaps: all(s.step not in (None, "hidden", "stand") for s in snaps.values()),
+        timeout=60,
+    )
+    players = board.el("board-players")
+    expect(players.locator(tid("board-player"))).to_have_count(9)
+    for name in (SVG, IMG):  # the board in the game
+        expect(players.locator(f"[data-name={_css_string(name)}]")).to_contain_text(name)
+    for tab in (svg, img, board):
+        timeline = tab.el("timeline")
+        for name in (SVG, IMG):
+            expect(timeline).to_contain_text(name)  # "Standing for President: ..."
+        _assert_nothing_injected(tab)
+
+    svg.el("chat-input").fill(CHAT)
+    svg.el("chat-send").click()
+    for tab in (svg, img):
+        message = tab.el("chat").locator(tid("chat-message")).last
+        expect(message.locator(tid("chat-text"))).to_have_text(CHAT)
+        expect(message.locator(tid("chat-author"))).to_contain_text(SVG)
+        expect(message).to_be_visible()
+        _assert_nothing_injected(tab)
+    tabs.assert_clean()  # no dialog, no console or page error
+
+
+def _css_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
