@@ -46,8 +46,9 @@ class Board {
       h(
         'div',
         { class: 'board-main' },
-        h('div', { class: 'board-left' }, this.slots.news, this.script, this.slots.facts, this.slots.chart),
-        h('div', { class: 'board-right' }, this.slots.players, this.slots.timeline),
+        h('div', { class: 'board-col' }, this.slots.news, this.script, this.slots.facts),
+        h('div', { class: 'board-col' }, this.slots.chart, this.slots.timeline),
+        h('div', { class: 'board-col' }, this.slots.players),
       ),
     );
     byId('app').replaceChildren(this.waiting, this.game);
@@ -76,7 +77,7 @@ class Board {
     rerender(this.slots.players, playersList(view));
     const points = recordKaban(room.code, view);
     renderIfChanged(this.slots.chart, [language(), points], () => [h('h2', { text: `📈 ${t('chart.title')}` }), treasuryChart(points)]);
-    renderIfChanged(this.slots.timeline, [language(), room.timeline.length], () => timelineList(room.timeline, { limit: 12 }));
+    renderIfChanged(this.slots.timeline, [language(), room.timeline.length], () => timelineList(room.timeline, { limit: 8 }));
     renderIfChanged(this.slots.end, [language(), view.outcome, room.timeline.length], () =>
       view.outcome ? endScreen(room.code, view, room.timeline) : [],
     );

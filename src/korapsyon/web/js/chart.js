@@ -29,7 +29,7 @@ export function recordKaban(code, view) {
 export function treasuryChart(points) {
   const width = 600;
   const height = 260;
-  const pad = { left: 48, right: 16, top: 16, bottom: 36 };
+  const pad = { left: 48, right: 24, top: 34, bottom: 36 };
   const years = points.map((p) => p.year);
   const values = points.map((p) => p.kaban);
   const lastYear = Math.max(1, ...years);

@@ -98,11 +98,10 @@ export class Decisions {
     const field = corrupt ? 'tokhang' : 'target';
     const allowed = choice.options[field] ?? null; // null: a decoy, any other player
     const active = view.players.filter((p) => p.status === 'active').map((p) => p.name);
-    const reason = (name) => {
+    const barred = (name) => {
       if (allowed ? allowed.includes(name) : name !== you.name) return null;
-      if (name === you.name) return t('night.not_you');
-      if (choice.action === 'protect') return t('night.protected_last');
-      return t('night.not_president');
+      if (name === you.name) return t('night.not_allowed');
+      return choice.action === 'protect' ? t('night.protected_last') : t('night.not_president');
     };
     const switches = corrupt ? CORRUPT_SWITCHES : DECOY_SWITCHES;
     return h(
@@ -113,14 +112,10 @@ export class Decisions {
         'div',
         { testid: 'field', class: 'field grid', data: { field }, role: 'group', 'aria-labelledby': 'choice-prompt' },
         [null, ...active].map((name) => {
-          const why = name === null ? null : reason(name);
-          return optionButton(
-            name === null ? `∅ ${t('option.nobody')}` : name,
-            name,
-            draft[field] === name,
-            () => this.choose(key, field, name),
-            why,
-          );
+          let label = name === null ? `∅ ${t('option.nobody')}` : name;
+          if (name === you.name) label += ` (${t('night.you')})`;
+          const why = name === null ? null : barred(name);
+          return optionButton(label, name, draft[field] === name, () => this.choose(key, field, name), why);
         }),
       ),
       h(
@@ -191,7 +186,7 @@ export class Decisions {
       class: 'primary big confirm',
       disabled: !ready || same || this.sending === key,
       text: `✔ ${label}`,
-      onclick: () => this.send(key, action, choice.action === 'ready' && draft.note ? { year: view.year, name: draft.target } : null),
+      onclick: () => this.send(key, action, this.noteOf(view, choice, draft)),
     });
   }
 
@@ -202,7 +197,13 @@ export class Decisions {
     return action;
   }
 
-  /** Send one `act`; a decoy's `note` (its night pick) is kept once accepted. */
+  /** The night note the decoy switches ask for: the pick, marked if "sure". */
+  noteOf(view, choice, draft) {
+    if (view.step !== 'hidden' || choice.action === 'corrupt' || !draft.note || !draft.target) return null;
+    return { year: view.year, name: draft.sure ? `${draft.target} ✔` : draft.target };
+  }
+
+  /** Send one `act`; a night `note` is kept once the act is accepted. */
   async send(key, action, note) {
     this.sending = key;
     this.redraw();
@@ -244,7 +245,12 @@ function strip(action) {
   return Object.fromEntries(Object.entries(rest).sort());
 }
 
-function optionButton(label, value, pressed, onclick, disabledReason = null) {
+/**
+ * An option button. One the rules refuse (`barred`: why) keeps the look and the
+ * structure of the others (R-70: the night grids of all roles look alike) but is
+ * `aria-disabled` and does nothing.
+ */
+function optionButton(label, value, pressed, onclick, barred = null) {
   return h(
     'button',
     {
@@ -253,12 +259,12 @@ function optionButton(label, value, pressed, onclick, disabledReason = null) {
       class: pressed ? 'option chosen' : 'option',
       data: { value: JSON.stringify(value) },
       'aria-pressed': String(pressed),
-      disabled: disabledReason !== null,
-      onclick,
+      'aria-disabled': barred ? 'true' : null,
+      title: barred,
+      onclick: barred ? null : onclick,
     },
     pressed ? '✔ ' : null,
-    label,
-    disabledReason ? h('small', { class: 'why', text: ` (${disabledReason})` }) : null,
+    typeof label === 'string' && barred ? `${label} · ${barred}` : label,
   );
 }
 

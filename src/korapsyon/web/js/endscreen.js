@@ -26,7 +26,7 @@ export function endScreen(code, view, timeline) {
           { testid: 'revealed-role', data: { name: player.name, role: player.role }, class: `status-${player.status}` },
           h('span', { class: 'name', text: player.name }),
           player.role ? roleBadge(player.role) : h('span', { text: '?' }),
-          player.status !== 'active' ? h('span', { class: 'muted-text', text: t(`status.${player.status}`) }) : null,
+          player.status !== 'active' ? h('span', { class: 'tag', text: t(`status.${player.status}`) }) : null,
         ),
       ),
     ),

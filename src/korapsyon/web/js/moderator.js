@@ -68,7 +68,7 @@ class Grimoire {
     rerender(this.slots.facts, trackers(view), presidentInfo(view), projectInfo(view), votedCount(view), playersList(view));
     this.chat.update();
     renderIfChanged(this.slots.timeline, [language(), room.timeline.length], () =>
-      h('details', { class: 'timeline-box', open: true }, h('summary', { text: `🕮 ${t('timeline.title')}` }), timelineList(room.timeline, { withPrivate: true })),
+      h('details', { class: 'timeline-box', open: true }, h('summary', { text: `📜 ${t('timeline.title')}` }), timelineList(room.timeline, { withPrivate: true })),
     );
   }
 

@@ -31,6 +31,7 @@ class Phone {
     this.roleCard = new RoleCard(room.code);
     this.waiting = h('div', { class: 'waiting-slot' });
     this.year = h('span', { testid: 'year', class: 'year' });
+    this.me = h('span', { class: 'me' });
     this.stepTitle = h('h1', { testid: 'step-title', class: 'step-title' });
     this.timerEl = h('span', { testid: 'timer', class: 'timer', role: 'timer' });
     this.countdown = new Countdown(this.timerEl, room.link);
@@ -47,12 +48,12 @@ class Phone {
     this.screen = h(
       'section',
       { testid: 'screen', class: 'screen', hidden: true },
-      h('div', { class: 'status-bar' }, this.year, this.timerEl),
+      h('div', { class: 'status-bar' }, this.year, this.me, this.timerEl),
       this.stepTitle,
       this.help,
+      this.slots.end,
       spectating ? h('p', { class: 'tag spectator', text: `👁 ${t('phone.spectating')}` }) : this.roleCard.element,
       this.slots.announcement,
-      this.slots.end,
       this.slots.decision,
       this.slots.host,
       this.slots.claims,
@@ -81,6 +82,7 @@ class Phone {
     screen.dataset.toAct = String(Boolean(you?.to_act));
     screen.dataset.status = view.status;
     this.year.textContent = t('year.long', { year: view.year });
+    this.me.textContent = you ? t('phone.you', { name: you.name }) : '';
     this.stepTitle.textContent = view.step ? stepTitle(view.step) : t('step.over');
     this.help.textContent = view.step ? t(`help.${view.step}`) : '';
     this.countdown.set(room.timer);
@@ -107,14 +109,14 @@ class Phone {
       ),
     );
     renderIfChanged(this.slots.timeline, [language(), room.timeline.length], () =>
-      h('details', { class: 'timeline-box' }, h('summary', { text: `🕮 ${t('timeline.title')}` }), timelineList(room.timeline)),
+      h('details', { class: 'timeline-box' }, h('summary', { text: `📜 ${t('timeline.title')}` }), timelineList(room.timeline)),
     );
   }
 
   /** The choice panel, or what this player is waiting for. */
   decisionOrInfo(view) {
     const panel = this.decisions.panel(view);
-    if (panel || view.status === 'finished') return panel ?? [];
+    if (panel || view.status === 'finished' || view.step === 'discussion') return panel ?? [];
     const you = view.you;
     if (you && you.status !== 'active') {
       return h('p', { class: 'info', text: t(`phone.${you.status}`, { year: view.players[you.seat].returns_year ?? '' }) });

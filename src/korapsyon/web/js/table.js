@@ -105,10 +105,13 @@ export function projectInfo(view) {
   );
 }
 
-/** How many have voted in this step (never who): hidden in the Hidden Phase. */
+/**
+ * How many have voted in this step (never who): not in the Hidden Phase (R-70), and not
+ * in the discussion (the host closes it: nobody votes).
+ */
 export function votedCount(view) {
   const ballot = view.ballot;
-  const counted = ballot && ballot.cast !== undefined && ballot.voters;
+  const counted = ballot && ballot.cast !== undefined && ballot.voters && view.step !== 'discussion';
   return h(
     'div',
     { testid: 'board-voted', class: 'board-voted', data: counted ? { cast: ballot.cast, of: ballot.voters.length } : {}, hidden: !counted },

@@ -8,12 +8,12 @@
 import { h } from './dom.js';
 import { t } from './i18n.js';
 
-/** Kinds of timeline entries worth a banner: what the table must hear. */
+/** Kinds of timeline entries worth a banner and the recap (claims are talk: timeline only). */
 const NEWS = new Set([
   'player_returned', 'presidency_ended', 'tokhang_blocked', 'treasury_report', 'revenue',
   'candidates', 'vote_tally', 'president_elected', 'project_chosen', 'committee_named',
   'project_voted', 'witness_testimony', 'forced_vote_called', 'jailing_blocked',
-  'player_jailed', 'player_eliminated', 'nobody_jailed', 'game_over', 'claim_made',
+  'player_jailed', 'player_eliminated', 'nobody_jailed', 'game_over',
 ]);
 
 /** Which entries a section shows: the moderator sees private ones too. */
@@ -33,11 +33,19 @@ export function timelineList(entries, { withPrivate = false, limit = 200 } = {})
         { testid: 'timeline-entry', class: entry.private ? 'private' : null, data: { kind: entry.kind, year: entry.year } },
         h('span', { class: 'year-tag', text: t('year.short', { year: entry.year }) }),
         ' ',
-        entry.private ? '🔒 ' : null,
+        entry.private ? `🔒 ${audienceOf(entry)}` : null,
         entry.text,
       ),
     ),
   );
+}
+
+/** Who a private entry was for (the moderator's timeline names them). */
+function audienceOf(entry) {
+  const audience = entry.audience;
+  if (!audience) return '';
+  if (typeof audience === 'object') return `[${audience.player}] `;
+  return `[${t(`audience.${audience}`)}] `;
 }
 
 /**
@@ -63,7 +71,7 @@ export function announcement(news) {
 export function recap(entries) {
   const years = new Map();
   for (const entry of visible(entries, false)) {
-    if (!NEWS.has(entry.kind) || entry.kind === 'claim_made') continue;
+    if (!NEWS.has(entry.kind)) continue;
     if (!years.has(entry.year)) years.set(entry.year, []);
     years.get(entry.year).push(entry);
   }

@@ -75,7 +75,7 @@ function timerControls(room) {
     { class: 'timer-controls', role: 'group', 'aria-label': t('timer.controls') },
     h('button', { type: 'button', testid: 'timer-pause', disabled: !running, onclick: () => send('pause') }, `⏸ ${t('timer.pause')}`),
     h('button', { type: 'button', testid: 'timer-resume', disabled: !paused, onclick: () => send('resume') }, `▶ ${t('timer.resume')}`),
-    h('button', { type: 'button', testid: 'timer-extend', onclick: () => send('extend', 30) }, `＋ ${t('timer.extend')}`),
+    h('button', { type: 'button', testid: 'timer-extend', onclick: () => send('extend', 30) }, `+ ${t('timer.extend')}`),
     h('button', { type: 'button', testid: 'timer-end', class: 'danger', onclick: () => send('end') }, `⏭ ${t('timer.end')}`),
   );
 }
