@@ -177,9 +177,13 @@ class Tabs:
 # ---------------------------------------------------------------- the lobby
 
 
-def create_room(tab: Tab, name: str) -> str:
-    """In the lobby, the host types a name and creates a room with a seat: its code."""
-    tab.page.goto("/")
+def create_room(tab: Tab, name: str, *, moderator: bool = False) -> str:
+    """In the lobby, the host types a name and creates a room with a seat (and a human
+    moderator, R-71, if ``moderator``): its code."""
+    if not tab.page.url.endswith("/"):
+        tab.page.goto("/")
+    if moderator:
+        tab.el("moderator-mode").check()
     tab.el("name-input").fill(name)
     tab.el("create-room").click()
     tab.page.wait_for_url(re.compile(r"/play\?room="))
@@ -452,7 +456,7 @@ def sensible(roles: dict[str, Role], host: str, committee_size: Callable[[], int
             want: Any = None
             if snap.night:  # R-22: investigate a Corrupt; everyone else names nobody
                 if roles[me] is Role.OMBUDSPERSON:
-                    want = next(v for v in allowed if v in corrupt)
+                    want = next((v for v in allowed if v in corrupt), None)
             elif snap.action == "stand":
                 want = me == host
             elif snap.action == "elect":
