@@ -25,6 +25,7 @@ class _Actor(
     tag_field="action",
     omit_defaults=True,
     repr_omit_defaults=True,
+    gc=False,  # only strings, numbers and tuples: never in a cycle, never worth scanning
 ):
     player: str
 

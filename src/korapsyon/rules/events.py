@@ -23,8 +23,12 @@ MODERATOR = -3
 Tally: TypeAlias = tuple[tuple[str, int], ...]
 
 
-class BaseEvent(msgspec.Struct, frozen=True, tag_field="event"):
-    """Fields every event has: the Year it happened in and who may see it."""
+class BaseEvent(msgspec.Struct, frozen=True, tag_field="event", gc=False):
+    """Fields every event has: the Year it happened in and who may see it.
+
+    Events hold only strings, numbers and tuples, so they can never be part of a reference
+    cycle: they are kept out of the garbage collector (``gc=False``), which would
+    otherwise walk every event of every game again and again."""
 
     year: int
     audience: int

@@ -105,9 +105,9 @@ def build_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store.migrate()
         hub.restore()
-        freezer = asyncio.get_running_loop().create_task(_freeze_survivors())
+        collector = asyncio.get_running_loop().create_task(_collect_when_quiet(store))
         yield
-        freezer.cancel()
+        collector.cancel()
         store.flush()
 
     def handles(handler: Any) -> Any:
@@ -191,7 +191,7 @@ def build_app(
         Route("/api/rooms/{code}/record", handles(record), methods=["GET"]),
         Route("/api/protocol", handles(protocol_schema), methods=["GET"]),
         Route("/healthz", handles(health), methods=["GET"]),
-        *web_routes(),  # the web client (docs/CLIENT.md)
+        *web_routes(),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.hub = hub
@@ -216,18 +216,34 @@ class Server:
             await self.app(scope, receive, send)
 
 
-async def _freeze_survivors() -> None:
-    """Rooms hold millions of long-lived objects. A full garbage collection would walk
-    them all and stall every game for a second; so the young generations are collected as
-    usual (that is where cycles die) and, every few seconds, whatever survived is frozen
-    out of the collector's way."""
-    gc.freeze()
-    while True:
-        await asyncio.sleep(FREEZE_SECONDS)
-        gc.freeze()
+async def _collect_when_quiet(store: SqlStore) -> None:
+    """The garbage collector's policy for a server full of long-lived games.
+
+    Young objects are collected as usual: that is where reference cycles die (under load,
+    the older generations' collections find nothing left to free). A full collection walks
+    every object of every room and would stall every game for one to three seconds at
+    1,000 rooms, so it never runs on its own: it runs once the server has been quiet
+    (nothing written to the store) for QUIET_SECONDS."""
+    saved = gc.get_threshold()
+    gc.collect()
+    gc.freeze()  # the games rebuilt at start-up live as long as their rooms
+    gc.set_threshold(saved[0], saved[1], NEVER)
+    seen = collected = store.writer.commits
+    try:
+        while True:
+            await asyncio.sleep(QUIET_SECONDS)
+            commits = store.writer.commits
+            if commits == seen != collected:
+                gc.collect()
+                collected = commits
+            seen = commits
+    finally:
+        gc.set_threshold(*saved)
+        gc.unfreeze()
 
 
-FREEZE_SECONDS = 5.0
+QUIET_SECONDS = 30.0
+NEVER = 2**30  # a threshold no count reaches
 
 
 # ---------------------------------------------------------------- the WebSocket
