@@ -20,6 +20,8 @@ from tests.web.harness import (
     api_seat,
     api_start,
     decide,
+    hold,
+    release,
     roles_of,
     skeleton,
     snapshot,
@@ -40,7 +42,9 @@ def test_R70_every_role_has_the_same_night_screen_and_traffic(live: Live, tabs: 
     Hidden Phase each page's night screen has the same skeleton (tags, test ids, ARIA
     roles: text and option values aside), before and after confirming; the same taps
     (one target, one switch, confirm) send the same number of messages, one `act`
-    each; and the phase waits the same way for everyone."""
+    each; and the phase waits the same way for everyone. The held role card shows each
+    phone its role, the Corrupt their teammates (R-07), and afterwards the Ombudsperson
+    alone its investigation (R-22)."""
     code, host_token = api_room(live)
     phones: list[Tab] = []
     for name in NAMES:
@@ -53,19 +57,32 @@ def test_R70_every_role_has_the_same_night_screen_and_traffic(live: Live, tabs: 
     roles = roles_of(live.game(code))
     assert set(roles.values()) == set(Role)  # every role is on a phone
 
-    for phone in phones:
+    corrupt = sorted(n for n, r in roles.items() if r is Role.CORRUPT_POLITICIAN)
+    for phone in phones:  # R-06/R-07: the held card shows the role; the Corrupt, each other
         expect(phone.el("night-screen")).to_be_visible()
+        hold(phone, phone.el("role-reveal"))
+        expect(phone.el("role-name")).to_have_attribute("data-role", roles[phone.label].value)
+        if phone.label in corrupt:
+            mate = next(n for n in corrupt if n != phone.label)
+            expect(phone.el("teammates")).to_contain_text(mate)
+        else:
+            expect(phone.el("teammates")).to_have_count(0)
+        release(phone)
+        expect(phone.el("role-name")).to_be_hidden()
     before = {phone.label: len(phone.acts_sent()) for phone in phones}
     shapes = {phone.label: skeleton(phone) for phone in phones}
     _assert_same(shapes, roles, "before confirming")
 
-    def tap(phone: Tab) -> None:  # the same taps on every phone: nobody, a switch, confirm
+    omb = next(n for n, r in roles.items() if r is Role.OMBUDSPERSON)
+
+    def tap(phone: Tab) -> None:  # the same taps on every phone: a target, a switch, confirm
         snap = snapshot(phone)
         assert snap.night and snap.to_act and snap.step == "hidden"
         assert len(snap.fields) == 1 and len(snap.toggles) == 2
         assert len(snap.fields[0]["values"]) == len(NAMES) + 1  # every active player + nobody
-        nobody = [json.loads(v) for v in snap.fields[0]["values"]].index(None)
-        decide(phone, snap, {snap.fields[0]["field"]: [nobody], "toggles": [0]})
+        target = corrupt[0] if phone.label == omb else None  # R-22: investigate a Corrupt
+        index = [json.loads(v) for v in snap.fields[0]["values"]].index(target)
+        decide(phone, snap, {snap.fields[0]["field"]: [index], "toggles": [0]})
 
     for phone in phones[:-1]:  # those who confirmed wait, all the same way
         tap(phone)
@@ -81,6 +98,16 @@ def test_R70_every_role_has_the_same_night_screen_and_traffic(live: Live, tabs: 
     assert all(k == ["act"] for k in kinds.values()), kinds
     sizes = {label: len(messages) for label, messages in sent.items()}
     assert len(set(sizes.values())) == 1, sizes
+
+    for phone in phones:  # R-22: only the Ombudsperson learns, privately, in the held card
+        hold(phone, phone.el("role-reveal"))
+        found = phone.el("investigation")
+        if phone.label == omb:
+            expect(found).to_have_attribute("data-target", corrupt[0])
+            expect(found).to_have_attribute("data-aligned", "bad")
+        else:
+            expect(found).to_have_count(0)
+        release(phone)
     tabs.assert_clean()
 
 
