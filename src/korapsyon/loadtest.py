@@ -84,6 +84,8 @@ class LoadResult:
     memory_end_mb: float
     finished_games: int
     setup_seconds: float
+    server_cpu: float = float("nan")  # share of one core the server used while measured
+    client_cpu: float = float("nan")  # the same for this load generator
 
     @property
     def actions_per_second(self) -> float:
@@ -108,6 +110,8 @@ class LoadResult:
                 f"server memory: {self.memory_start_mb:.0f} MB connected, "
                 f"{self.memory_end_mb:.0f} MB at the end "
                 f"({(self.memory_end_mb * 1024) / max(1, self.connections):.0f} KB a connection)",
+                f"cpu: server {self.server_cpu:.0%} of a core, load generator "
+                f"{self.client_cpu:.0%}",
             ]
         )
 
@@ -381,11 +385,15 @@ async def run(
         client.consider()
     await asyncio.sleep(warmup)
     memory_start = process.memory_info().rss / 2**20 if process else float("nan")
+    me = psutil.Process()
+    cpu_start = _cpu(process), _cpu(me)
     stats.measuring = True
     started = time.perf_counter()
     await asyncio.sleep(seconds)
     stats.measuring = False
     elapsed = time.perf_counter() - started
+    server_cpu = (_cpu(process) - cpu_start[0]) / elapsed
+    client_cpu = (_cpu(me) - cpu_start[1]) / elapsed
     memory_end = process.memory_info().rss / 2**20 if process else float("nan")
     await asyncio.sleep(0.5)  # the last updates of measured actions
     stats.stop = True
@@ -406,7 +414,17 @@ async def run(
         memory_end_mb=memory_end,
         finished_games=len(stats.finished),
         setup_seconds=setup,
+        server_cpu=server_cpu,
+        client_cpu=client_cpu,
     )
+
+
+def _cpu(process: psutil.Process | None) -> float:
+    """CPU seconds (user and system) a process has used so far."""
+    if process is None:
+        return float("nan")
+    times = process.cpu_times()
+    return times.user + times.system
 
 
 def summary(result: LoadResult) -> dict[str, Any]:
@@ -418,6 +436,7 @@ def summary(result: LoadResult) -> dict[str, Any]:
         "p99_ms": round(result.percentile(99), 2),
         "errors": result.errors,
         "memory_mb": round(result.memory_end_mb, 1),
+        "server_cpu": round(result.server_cpu, 3),
         "mean_ms": round(statistics.fmean(result.latencies_ms), 2) if result.latencies_ms else None,
         "cpus": os.cpu_count(),
     }

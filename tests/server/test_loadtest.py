@@ -1,0 +1,30 @@
+"""`korapsyon loadtest` end to end: it starts a real server, plays rooms of simulated
+players over WebSockets and reports what it measured (a small run; the figures themselves
+are in docs/PERFORMANCE.md)."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from korapsyon.cli import main
+
+
+def test_loadtest_plays_rooms_and_reports_its_figures() -> None:
+    result = CliRunner().invoke(
+        main,
+        ["loadtest", "--rooms", "2", "--seconds", "3", "--warmup", "1", "--think", "0.05",
+         "--json"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    lines = result.output.strip().splitlines()
+    figures = json.loads(lines[-1])
+    assert figures["rooms"] == 2
+    assert figures["connections"] == 2 * 14  # 13 players and the host in each room
+    assert figures["errors"] == 0
+    assert figures["actions_per_second"] > 0
+    assert 0 < figures["p50_ms"] <= figures["p99_ms"]
+    assert figures["memory_mb"] > 0
+    assert figures["server_cpu"] > 0
+    assert any(line.startswith("latency (send -> every changed view received)") for line in lines)
