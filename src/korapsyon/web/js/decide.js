@@ -39,6 +39,7 @@ export class Decisions {
     this.redraw = redraw;
     this.drafts = new Map(); // "year:step:action" -> {field: value}
     this.sending = null; // the draft key being sent
+    this.version = 0; // counts local changes (drafts, sending): the panel redraws on them
   }
 
   /** The choice panel for `view` (a player's view), or null when there is no choice. */
@@ -59,20 +60,24 @@ export class Decisions {
     );
   }
 
-  /** The draft of this decision: the last submission, else "nobody" at night, else empty. */
+  /**
+   * The draft of this decision: at night "nobody" and both switches off to begin with (one
+   * tap on confirm is enough), by day nothing; then whatever was last submitted.
+   */
   draftFor(key, view, choice) {
     if (!this.drafts.has(key)) {
-      const submitted = view.you.submitted;
       const draft = {};
+      if (view.step === 'hidden') {
+        draft.target = null; // the decoy's grid
+        for (const s of [...CORRUPT_SWITCHES, ...DECOY_SWITCHES]) draft[s] = false;
+        for (const [field, values] of Object.entries(choice.options)) {
+          draft[field] = values.includes(null) ? null : values[0];
+        }
+      }
+      const submitted = view.you.submitted;
       if (submitted && submitted.action === choice.action) {
         for (const field of Object.keys(choice.options)) draft[field] = submitted[field] ?? null;
-      } else if (view.step === 'hidden') {
-        for (const [field, values] of Object.entries(choice.options)) {
-          draft[field] = values.includes(null) ? null : values.includes(false) ? false : values[0];
-        }
-        draft.target ??= null; // the decoy's grid
       }
-      for (const s of [...CORRUPT_SWITCHES, ...DECOY_SWITCHES]) draft[s] ??= false;
       this.drafts.set(key, draft);
     }
     return this.drafts.get(key);
@@ -88,6 +93,11 @@ export class Decisions {
     } else {
       draft[field] = value;
     }
+    this.changed();
+  }
+
+  changed() {
+    this.version += 1;
     this.redraw();
   }
 
@@ -206,7 +216,7 @@ export class Decisions {
   /** Send one `act`; a night `note` is kept once the act is accepted. */
   async send(key, action, note) {
     this.sending = key;
-    this.redraw();
+    this.changed();
     const ok = await this.room.attempt(this.room.link.act(action));
     this.sending = null;
     if (ok && note && note.name) {
@@ -214,7 +224,7 @@ export class Decisions {
       notes[note.year] = note.name;
       localStorage.setItem(NOTES_KEY(this.room.code), JSON.stringify(notes));
     }
-    this.redraw();
+    this.changed();
   }
 
   /** `ballot-status`: choosing, sent (no answer yet) or waiting (for N others). */

@@ -92,3 +92,18 @@ export function roomFromUrl() {
   const code = new URLSearchParams(location.search).get('room');
   return code ? code.trim().toUpperCase() : null;
 }
+
+/** A `<details>` whose body is redrawn without closing it: open or shut is the user's. */
+export class Fold {
+  constructor(className, open = false) {
+    this.summary = h('summary');
+    this.body = h('div');
+    this.element = h('details', { class: className, open }, this.summary, this.body);
+  }
+
+  /** Set the summary line and, when `key` changed, the body (see `renderIfChanged`). */
+  draw(title, key, fn) {
+    this.summary.textContent = title;
+    renderIfChanged(this.body, key, fn);
+  }
+}

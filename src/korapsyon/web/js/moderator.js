@@ -6,7 +6,7 @@
  * close (R-35). The moderator token comes from room creation.
  */
 
-import { byId, h, renderIfChanged, rerender } from './dom.js';
+import { Fold, byId, h, renderIfChanged, rerender } from './dom.js';
 import { language, t } from './i18n.js';
 import { loadTokens } from './net.js';
 import { roleBadge } from './roles.js';
@@ -31,8 +31,8 @@ class Grimoire {
       script: h('div'),
       secrets: h('div', { class: 'mod-grid' }),
       facts: h('div', { class: 'board-facts' }),
-      timeline: h('div'),
     };
+    this.timeline = new Fold('timeline-box', true);
     this.game = h(
       'section',
       { class: 'grimoire', hidden: true },
@@ -42,7 +42,7 @@ class Grimoire {
       this.slots.secrets,
       this.slots.facts,
       this.chat.element,
-      this.slots.timeline,
+      this.timeline.element,
     );
     byId('app').replaceChildren(this.waiting, this.game);
   }
@@ -64,12 +64,18 @@ class Grimoire {
     rerender(this.slots.head, yearAndStep(view));
     rerender(this.slots.controls, hostControls(this.room, view));
     rerender(this.slots.script, h('p', { testid: 'mod-script', class: 'script big', text: `🎙 ${view.script ?? ''}` }));
-    rerender(this.slots.secrets, this.secrets(view, secrets));
+    rerender(this.slots.secrets, view.secrets ? this.secrets(view, secrets) : this.noSecrets());
     rerender(this.slots.facts, trackers(view), presidentInfo(view), projectInfo(view), votedCount(view), playersList(view));
     this.chat.update();
-    renderIfChanged(this.slots.timeline, [language(), room.timeline.length], () =>
-      h('details', { class: 'timeline-box', open: true }, h('summary', { text: `📜 ${t('timeline.title')}` }), timelineList(room.timeline, { withPrivate: true })),
+    this.timeline.draw(`📜 ${t('timeline.title')}`, [language(), room.timeline.length], () =>
+      timelineList(room.timeline, { withPrivate: true }),
     );
+  }
+
+  /** This browser is not the moderator (no moderator token, or no human moderator, R-71). */
+  noSecrets() {
+    const human = this.room.lobby?.settings?.moderator === 'human';
+    return h('p', { class: 'info', role: 'status', text: `🔒 ${t(human ? 'mod.no_token' : 'mod.not_human')}` });
   }
 
   secrets(view, secrets) {
@@ -147,7 +153,10 @@ async function main() {
   const code = requireRoom();
   if (!code) return;
   const tokens = loadTokens(code);
-  const room = new RoomState({ token: tokens.moderator_token ?? null, host_token: tokens.host_token ?? null }, () => grimoire.draw());
+  const hello = tokens.moderator_token || tokens.host_token
+    ? { token: tokens.moderator_token ?? null, host_token: tokens.host_token ?? null }
+    : { spectate: true }; // no token here: the public view, and a word about it
+  const room = new RoomState(hello, () => grimoire.draw());
   grimoire = new Grimoire(room, tokens);
   room.connect();
 }

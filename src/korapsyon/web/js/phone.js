@@ -5,7 +5,7 @@
  * gets the timer controls and closes the discussion (R-35).
  */
 
-import { byId, h, renderIfChanged, rerender } from './dom.js';
+import { Fold, byId, h, renderIfChanged, rerender } from './dom.js';
 import { language, stepTitle, t } from './i18n.js';
 import { loadTokens } from './net.js';
 import { Decisions } from './decide.js';
@@ -42,9 +42,10 @@ class Phone {
       decision: h('div', { class: 'decision-slot' }),
       host: h('div'),
       claims: h('div'),
-      table: h('div', { class: 'phone-table' }),
-      timeline: h('div'),
     };
+    this.table = new Fold('table-facts', spectating);
+    this.timeline = new Fold('timeline-box');
+    this.spectatorTag = h('p', { class: 'tag spectator' });
     this.screen = h(
       'section',
       { testid: 'screen', class: 'screen', hidden: true },
@@ -52,14 +53,14 @@ class Phone {
       this.stepTitle,
       this.help,
       this.slots.end,
-      spectating ? h('p', { class: 'tag spectator', text: `👁 ${t('phone.spectating')}` }) : this.roleCard.element,
+      spectating ? this.spectatorTag : this.roleCard.element,
       this.slots.announcement,
       this.slots.decision,
       this.slots.host,
       this.slots.claims,
       this.chat.element,
-      this.slots.table,
-      this.slots.timeline,
+      this.table.element,
+      this.timeline.element,
     );
     byId('app').replaceChildren(this.waiting, this.screen);
   }
@@ -85,32 +86,28 @@ class Phone {
     this.me.textContent = you ? t('phone.you', { name: you.name }) : '';
     this.stepTitle.textContent = view.step ? stepTitle(view.step) : t('step.over');
     this.help.textContent = view.step ? t(`help.${view.step}`) : '';
+    this.spectatorTag.textContent = `👁 ${t('phone.spectating')}`;
     this.countdown.set(room.timer);
     if (you) this.roleCard.update(view, room.timeline);
     rerender(this.slots.announcement, announcement(latestNews(this.news, room.fresh)));
     renderIfChanged(this.slots.end, [language(), view.status, view.outcome, room.timeline.length], () =>
       view.outcome ? endScreen(room.code, view, room.timeline) : [],
     );
-    rerender(this.slots.decision, this.decisionOrInfo(view));
-    rerender(this.slots.host, this.hostTools(view));
-    rerender(this.slots.claims, you ? claimButtons(room, view, this.claimState) : []);
+    // redrawn only when what they show changed (a redraw would close an open <select>)
+    renderIfChanged(this.slots.decision, [language(), view, this.decisions.version], () => this.decisionOrInfo(view));
+    renderIfChanged(this.slots.host, [language(), view.step, view.status, room.timer?.paused ?? null, Boolean(room.timer)], () => this.hostTools(view));
+    renderIfChanged(this.slots.claims, [language(), you?.claims, view.players, this.claimState.target], () =>
+      you ? claimButtons(room, view, this.claimState) : [],
+    );
     this.chat.update();
-    rerender(
-      this.slots.table,
-      h(
-        'details',
-        { class: 'table-facts', open: !you },
-        h('summary', { text: `🏛 ${t('phone.table')}` }),
-        trackers(view),
-        presidentInfo(view),
-        projectInfo(view),
-        votedCount(view),
-        playersList(view),
-      ),
-    );
-    renderIfChanged(this.slots.timeline, [language(), room.timeline.length], () =>
-      h('details', { class: 'timeline-box' }, h('summary', { text: `📜 ${t('timeline.title')}` }), timelineList(room.timeline)),
-    );
+    this.table.draw(`🏛 ${t('phone.table')}`, [language(), view], () => [
+      trackers(view),
+      presidentInfo(view),
+      projectInfo(view),
+      votedCount(view),
+      playersList(view),
+    ]);
+    this.timeline.draw(`📜 ${t('timeline.title')}`, [language(), room.timeline.length], () => timelineList(room.timeline));
   }
 
   /** The choice panel, or what this player is waiting for. */

@@ -9,7 +9,7 @@
 
 import { byId, h, roomFromUrl } from './dom.js';
 import { LANGUAGES, bindLanguageSelect, loadLanguage, t, translateStatic } from './i18n.js';
-import { Link } from './net.js';
+import { Link, saveTokens } from './net.js';
 
 let errorTimer = null;
 
@@ -94,8 +94,21 @@ export class RoomState {
       {
         onMessage: (message) => this.receive(message),
         onState: (state) => setConnection(state),
-        onFatal: (error) => showError(error.message),
+        onFatal: (error) => this.refused(error),
       },
+    );
+  }
+
+  /**
+   * The hello was refused (a removed seat, a wrong token, no such room): say so where the
+   * page was, forget a seat token that no longer opens a seat, and point to the lobby.
+   */
+  refused(error) {
+    showError(error.message);
+    if (error.code === 'bad_token') saveTokens(this.code, { token: null });
+    byId('app').replaceChildren(
+      h('p', { class: 'info', role: 'alert', text: `⚠ ${error.message}` }),
+      h('a', { class: 'button', href: `/?room=${encodeURIComponent(this.code)}`, text: t('phone.to_lobby') }),
     );
   }
 
