@@ -49,11 +49,6 @@ export function byId(testid, root = document) {
   return root.querySelector(`[data-testid="${testid}"]`);
 }
 
-/** Every element with this test hook, inside `root`. */
-export function allById(testid, root = document) {
-  return [...root.querySelectorAll(`[data-testid="${testid}"]`)];
-}
-
 const FOCUS_KEYS = ['testid', 'value', 'field', 'role', 'option', 'seat', 'claim'];
 
 /**

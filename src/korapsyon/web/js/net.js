@@ -23,7 +23,7 @@ export function saveTokens(code, patch) {
 }
 
 /** An HTTP error from the lobby API, with the server's code and message. */
-export class ApiError extends Error {
+class ApiError extends Error {
   constructor(code, message) {
     super(message);
     this.code = code;
@@ -97,10 +97,10 @@ export class Link {
       this.onState('open');
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.send({ type: 'ping' }).catch(() => {}), PING_SECONDS * 1000);
-    } else if (message.type === 'ack' || (message.type === 'error' && message.id !== null)) {
+    } else if (['ack', 'pong'].includes(message.type) || (message.type === 'error' && message.id !== null)) {
       const waiting = this.pending.get(message.id);
       this.pending.delete(message.id);
-      if (waiting && message.type === 'ack') waiting.resolve(message);
+      if (waiting && message.type !== 'error') waiting.resolve(message);
       else if (waiting) waiting.reject(Object.assign(new Error(message.message), { code: message.code }));
     } else if (message.type === 'error' && FATAL.has(message.code)) {
       this.stopped = true;
@@ -122,7 +122,7 @@ export class Link {
     this.delay = Math.min(this.delay * 2, 8000);
   }
 
-  /** Send a message with a fresh id; resolves on its ack, rejects on its error. */
+  /** Send a message with a fresh id; resolves on its ack (or pong), rejects on its error. */
   send(message) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

@@ -11,6 +11,8 @@ import { language, t } from './i18n.js';
 import { roleBadge } from './roles.js';
 import { nightNotes } from './decide.js';
 
+const HOLD_MS = 150;
+
 export class RoleCard {
   constructor(code) {
     this.code = code;
@@ -23,12 +25,20 @@ export class RoleCard {
       this.secret,
     );
     this.element = h('section', { testid: 'role-card', class: 'role-card' }, this.reveal);
+    // A short hold, not a tap: a finger that scrolls the page across the card (which
+    // cancels the pointer) never flashes the role.
+    let pending = null;
     const show = (event) => {
       if (event.type === 'keydown' && !(event.key === ' ' || event.key === 'Enter')) return;
       event.preventDefault();
-      this.hold(true);
+      if (event.repeat) return; // a key held down repeats: the first press counts
+      clearTimeout(pending);
+      pending = setTimeout(() => this.hold(true), HOLD_MS);
     };
-    const hide = () => this.hold(false);
+    const hide = () => {
+      clearTimeout(pending);
+      this.hold(false);
+    };
     this.reveal.addEventListener('pointerdown', show);
     this.reveal.addEventListener('keydown', show);
     for (const type of ['pointerup', 'pointerleave', 'pointercancel', 'keyup', 'blur']) {
@@ -47,7 +57,6 @@ export class RoleCard {
   update(view, timeline) {
     const you = view.you;
     this.hint.textContent = `🂠 ${t('role.hold')}`;
-    this.reveal.setAttribute('aria-label', t('role.hold'));
     const privateNews = timeline.filter((e) => e.private && e.year === view.year && e.kind !== 'role_dealt' && e.kind !== 'team_revealed');
     renderIfChanged(this.secret, [language(), view.year, view.step, you, privateNews.length], () => this.secrets(view, privateNews));
   }

@@ -18,7 +18,7 @@ export const ROLE_ICONS = {
 };
 
 /** the Corrupt are Bad, everyone else Good. */
-export function teamOf(role) {
+function teamOf(role) {
   return role === 'corrupt_politician' ? 'bad' : 'good';
 }
 

@@ -2,7 +2,7 @@
  * What every page shares: the language picker, the connection light, the error line,
  * and the room's live state fed by the WebSocket.
  *
- * `openRoom()` connects a page to its room and keeps, for its renderer, the room's
+ * A `RoomState` connects a page to its room and keeps, for its renderer, the room's
  * lobby (seats, settings, status), the latest view state, the whole timeline (a view
  * gives it all, an update only the new entries), the timer and the chat.
  */
@@ -49,7 +49,10 @@ export async function startPage(kind, redraw) {
     h('p', { testid: 'error', class: 'error', role: 'alert', hidden: true }),
   );
   translateStatic();
-  bindLanguageSelect(select, kind === 'lobby' ? 'play' : kind, redraw);
+  bindLanguageSelect(select, kind === 'lobby' ? 'play' : kind, () => {
+    setConnection(byId('connection').dataset.state);
+    redraw();
+  });
 }
 
 /**
