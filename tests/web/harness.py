@@ -28,6 +28,9 @@ from playwright.sync_api import (
     expect,
     sync_playwright,
 )
+from playwright.sync_api import (
+    TimeoutError as PlaywrightTimeout,
+)
 
 from korapsyon.rules import Game
 from korapsyon.rules.roles import Role
@@ -370,20 +373,28 @@ def has_decision(snap: Snapshot) -> bool:
 
 def wait_after_confirm(tab: Tab, snap: Snapshot) -> None:
     """Until the page shows the decision as sent (or the game has moved on)."""
-    tab.page.wait_for_function(
-        """([step, year]) => {
-          const t = (id) => `[data-testid="${id}"]`;
-          const screen = document.querySelector(t('screen'));
-          if (!screen || screen.dataset.step !== step) return true;
-          const y = document.querySelector(t('year'));
-          if (y && ((y.textContent || '').match(/\\d+/) || [null])[0] !== year) return true;
-          if (screen.dataset.toAct !== 'true') return true;
-          const ballot = document.querySelector(t('ballot-status'));
-          return !!ballot && ballot.dataset.state !== 'choosing';
-        }""",
-        arg=[snap.step, snap.year],
-        timeout=WAIT_MS,
-    )
+    try:
+        tab.page.wait_for_function(
+            """([step, year]) => {
+              const t = (id) => `[data-testid="${id}"]`;
+              const screen = document.querySelector(t('screen'));
+              if (!screen || screen.dataset.step !== step) return true;
+              const y = document.querySelector(t('year'));
+              if (y && ((y.textContent || '').match(/\\d+/) || [null])[0] !== year) return true;
+              if (screen.dataset.toAct !== 'true') return true;
+              const ballot = document.querySelector(t('ballot-status'));
+              return !!ballot && ballot.dataset.state !== 'choosing';
+            }""",
+            arg=[snap.step, snap.year],
+            timeout=WAIT_MS,
+        )
+    except PlaywrightTimeout:
+        error = tab.el("error")
+        shown = error.first.text_content() if error.count() else None
+        raise AssertionError(
+            f"{tab.label}: the decision was not taken ({snap}); the page's error: {shown!r}; "
+            f"problems: {tab.problems}"
+        ) from None
 
 
 def play_turns(

@@ -102,7 +102,7 @@ def test_R01_R50_a_13_seat_game_from_the_lobby_to_the_end_screen(live: Live, tab
         sensible(roles, "Ana", committee_size),
         host=host,
         until=lambda snaps: all(s.end for s in snaps.values()),
-        timeout=150,
+        timeout=180,
         describe=describe,
     )
 
