@@ -16,7 +16,7 @@ import { RoomState, requireRoom, startPage } from './shell.js';
 import { playersList, presidentInfo, projectInfo, trackers, votedCount, yearAndStep } from './table.js';
 import { Countdown, hostControls } from './timer.js';
 import { announcement, latestNews, timelineList } from './timeline.js';
-import { waitingRoom } from './waiting.js';
+import { drawWaiting } from './waiting.js';
 
 class Board {
   constructor(room, tokens) {
@@ -58,14 +58,8 @@ class Board {
     const room = this.room;
     const view = room.view;
     this.narrator.draw();
-    const inLobby = !view && room.lobby?.status === 'lobby';
-    this.waiting.hidden = !inLobby;
     this.game.hidden = !view;
-    if (inLobby) {
-      renderIfChanged(this.waiting, [language(), room.lobby], () =>
-        waitingRoom(room, room.welcome?.host ? this.tokens.host_token : null, null),
-      );
-    }
+    drawWaiting(this.waiting, room, this.tokens);
     if (!view) return;
     this.countdown.set(room.timer);
     this.narrator.say(view.script);

@@ -6,7 +6,7 @@
  * close (R-35). The moderator token comes from room creation.
  */
 
-import { Fold, byId, h, renderIfChanged, rerender } from './dom.js';
+import { Fold, byId, h, rerender } from './dom.js';
 import { language, t } from './i18n.js';
 import { loadTokens } from './net.js';
 import { roleBadge } from './roles.js';
@@ -15,7 +15,7 @@ import { playersList, presidentInfo, projectInfo, trackers, votedCount, yearAndS
 import { Chat } from './talk.js';
 import { Countdown, hostControls } from './timer.js';
 import { timelineList } from './timeline.js';
-import { waitingRoom } from './waiting.js';
+import { drawWaiting } from './waiting.js';
 
 class Grimoire {
   constructor(room, tokens) {
@@ -50,14 +50,8 @@ class Grimoire {
   draw() {
     const room = this.room;
     const view = room.view;
-    const inLobby = !view && room.lobby?.status === 'lobby';
-    this.waiting.hidden = !inLobby;
     this.game.hidden = !view;
-    if (inLobby) {
-      renderIfChanged(this.waiting, [language(), room.lobby], () =>
-        waitingRoom(room, room.welcome?.host ? this.tokens.host_token : null, null),
-      );
-    }
+    drawWaiting(this.waiting, room, this.tokens);
     if (!view) return;
     const secrets = view.secrets || {};
     this.countdown.set(room.timer);

@@ -16,7 +16,7 @@ import { playersList, presidentInfo, projectInfo, trackers, votedCount } from '.
 import { Chat, claimButtons } from './talk.js';
 import { Countdown, hostControls } from './timer.js';
 import { announcement, latestNews, timelineList } from './timeline.js';
-import { waitingRoom } from './waiting.js';
+import { drawWaiting } from './waiting.js';
 
 const spectating = new URLSearchParams(location.search).get('spectate') === '1';
 
@@ -68,14 +68,8 @@ class Phone {
   draw() {
     const room = this.room;
     const view = room.view;
-    const inLobby = !view && room.lobby?.status === 'lobby';
-    this.waiting.hidden = !inLobby;
     this.screen.hidden = !view;
-    if (inLobby) {
-      renderIfChanged(this.waiting, [language(), room.lobby], () =>
-        waitingRoom(room, room.welcome?.host ? this.tokens.host_token : null, room.welcome?.seat),
-      );
-    }
+    drawWaiting(this.waiting, room, this.tokens);
     if (!view) return;
     const you = view.you;
     const screen = this.screen;

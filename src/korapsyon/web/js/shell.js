@@ -92,6 +92,7 @@ export class RoomState {
     this.fresh = []; // the timeline entries of the latest view or update
     this.timer = null;
     this.chat = [];
+    this.refusals = 0; // lobby requests refused so far (the waiting room redraws on each)
     this.link = new Link(
       { room: this.code, ...hello },
       {

@@ -5,8 +5,8 @@
  * timer - and the start button. Shared by the phone, the board and the moderator page.
  */
 
-import { h } from './dom.js';
-import { roleTitle, t, tn } from './i18n.js';
+import { h, renderIfChanged } from './dom.js';
+import { language, roleTitle, t, tn } from './i18n.js';
 import { api } from './net.js';
 import { qrSvg } from './qr.js';
 import { ROLE_ICONS, ROLES } from './roles.js';
@@ -48,11 +48,23 @@ function joinUrl(code) {
 }
 
 /**
- * The waiting room of `room` (a RoomState whose lobby is known). `hostToken` (or null)
- * shows the host's controls; `mySeat` is this page's seat name, if any.
+ * Draw the waiting room of `room` (a RoomState) into `slot` while the room is in its
+ * lobby; `tokens` are the page's (the host token shows the host's controls). Returns
+ * whether the room is still waiting.
  */
-export function waitingRoom(room, hostToken, mySeat) {
+export function drawWaiting(slot, room, tokens) {
+  const waiting = !room.view && room.lobby?.status === 'lobby';
+  slot.hidden = !waiting;
+  if (waiting) {
+    const hostToken = room.welcome?.host ? tokens.host_token : null;
+    renderIfChanged(slot, [language(), room.lobby, room.refusals], () => waitingRoom(room, hostToken));
+  }
+  return waiting;
+}
+
+function waitingRoom(room, hostToken) {
   const lobby = room.lobby;
+  const request = requester(room);
   const code = lobby.code;
   const url = joinUrl(code);
   return h(
@@ -67,12 +79,12 @@ export function waitingRoom(room, hostToken, mySeat) {
       h('a', { testid: 'join-link', class: 'join-link', href: url, text: url }),
       h('p', { class: 'hint', text: t('waiting.scan') }),
     ),
-    seatList(lobby, hostToken, mySeat),
-    hostToken ? hostPanel(room, hostToken) : h('p', { class: 'hint big', text: `⏳ ${t('waiting.for_host')}` }),
+    seatList(lobby, hostToken, room.welcome?.seat, request),
+    hostToken ? hostPanel(room, hostToken, request) : h('p', { class: 'hint big', text: `⏳ ${t('waiting.for_host')}` }),
   );
 }
 
-function seatList(lobby, hostToken, mySeat) {
+function seatList(lobby, hostToken, mySeat, request) {
   const seats = lobby.seats;
   return h(
     'div',
@@ -109,16 +121,24 @@ function seatList(lobby, hostToken, mySeat) {
   );
 }
 
-async function request(method, path, body, hostToken) {
-  try {
-    return await api(method, path, body, hostToken);
-  } catch (exc) {
-    showError(exc.message);
-    return null;
-  }
+/**
+ * The host's lobby requests. A refusal is shown, and the waiting room is drawn again
+ * from the room's unchanged settings (the refused value does not stay in its input).
+ */
+function requester(room) {
+  return async (method, path, body, hostToken) => {
+    try {
+      return await api(method, path, body, hostToken);
+    } catch (exc) {
+      showError(exc.message);
+      room.refusals += 1;
+      room.render('refused');
+      return null;
+    }
+  };
 }
 
-function hostPanel(room, hostToken) {
+function hostPanel(room, hostToken, request) {
   const lobby = room.lobby;
   const code = lobby.code;
   const settings = lobby.settings;
