@@ -76,6 +76,12 @@ class Tab:
     dialogs: list[str] = field(default_factory=list)
     sent: list[str] = field(default_factory=list)
     done: set[tuple[Any, ...]] = field(default_factory=set)  # decisions already made
+    allowed: list[re.Pattern[str]] = field(default_factory=list)
+
+    def allow(self, pattern: str) -> None:
+        """A console error this test provokes on purpose (e.g. the browser's own line
+        for a request the server refuses) is not a problem."""
+        self.allowed.append(re.compile(pattern))
 
     def el(self, name: str) -> Locator:
         return self.page.locator(tid(name))
@@ -163,7 +169,12 @@ class Tabs:
         tab.page.on("websocket", websocket)
 
     def problems(self) -> list[str]:
-        found = [p for tab in self.tabs for p in tab.problems]
+        found = [
+            p
+            for tab in self.tabs
+            for p in tab.problems
+            if not any(allowed.search(p) for allowed in tab.allowed)
+        ]
         found += [f"{tab.label}: dialog {d}" for tab in self.tabs for d in tab.dialogs]
         return found
 

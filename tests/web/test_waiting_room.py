@@ -1,0 +1,113 @@
+"""The host's waiting room in a real browser: seats, bots, rule variants, the discussion
+timer and a custom setup (R-02/R-03) reach the server's room as chosen; a setup the
+rules refuse is refused with a message and changes nothing."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from korapsyon.rules.roles import Role
+from tests.server.live import Live
+from tests.web.harness import (
+    CHROMIUM,
+    WAIT_MS,
+    Tab,
+    Tabs,
+    create_room,
+    roles_of,
+    tid,
+    wait_for_game,
+)
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason=f"no {CHROMIUM} (scripts/test installs Debian's chromium)"
+)
+
+
+def _room(live: Live, code: str) -> dict[str, Any]:
+    with live.http() as http:
+        response = http.get(f"/api/rooms/{code}")
+        response.raise_for_status()
+        body: dict[str, Any] = response.json()
+    return body
+
+
+def _until_room(live: Live, code: str, check: Any, what: str) -> dict[str, Any]:
+    """The room as the server has it, once ``check(room)`` holds (polled, with a deadline)."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while True:
+        room = _room(live, code)
+        if check(room):
+            return room
+        assert time.monotonic() < deadline, f"the server's room never got {what}: {room}"
+        time.sleep(0.05)
+
+
+def _count(tab: Tab, role: Role) -> Any:
+    return tab.page.locator(f'{tid("role-count")}[data-role="{role.value}"]')
+
+
+def test_R02_R03_the_hosts_setup_reaches_the_room(live: Live, tabs: Tabs) -> None:
+    """The host adds bots, removes a seat, picks a rule variant (R-25 forced vote), sets
+    the discussion timer (R-35), and deals a custom setup (R-03) with a third Corrupt;
+    a setup with one Good Politician is refused (R-03) and the inputs keep the room's
+    setup; the game starts with exactly the custom roles."""
+    host = tabs.open("Ana")
+    code = create_room(host, "Ana")
+    seats = host.el("seat-list").locator(tid("seat-item"))
+    for count in range(2, 11):
+        host.el("add-bot").click()
+        expect(seats).to_have_count(count)
+    last = seats.nth(9)
+    gone = last.get_attribute("data-name")
+    last.locator(tid("remove-seat")).click()
+    expect(seats).to_have_count(9)
+    expect(host.page.locator(f'{tid("seat-item")}[data-name="{gone}"]')).to_have_count(0)
+    _until_room(live, code, lambda r: len(r["seats"]) == 9, "9 seats")
+
+    host.page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    variant = host.page.locator(f'{tid("variant")}[data-option="auto_jail_mode"]')
+    variant.select_option('"forced_vote"')
+    _until_room(
+        live,
+        code,
+        lambda r: r["settings"].get("ruleset", {}).get("auto_jail_mode") == "forced_vote",
+        "the forced-vote variant",
+    )
+    host.el("discussion-seconds").fill("90")
+    host.el("discussion-seconds").press("Tab")
+    _until_room(live, code, lambda r: r["settings"].get("discussion_seconds") == 90, "90 s")
+
+    host.el("setup-custom").check()
+    _until_room(live, code, lambda r: r["settings"].get("roles") is not None, "a custom setup")
+    expect(_count(host, Role.GOOD_POLITICIAN)).to_have_value("2")
+    expect(_count(host, Role.GOOD_POLITICIAN)).to_be_enabled()
+
+    host.allow(r"status of 400 .*/api/rooms/\w+/settings\)$")  # the browser's own line
+    _count(host, Role.GOOD_POLITICIAN).fill("1")  # R-03: at least 2 Good Politicians
+    _count(host, Role.GOOD_POLITICIAN).press("Tab")
+    expect(host.el("error")).to_contain_text("R-03")
+    expect(_count(host, Role.GOOD_POLITICIAN)).to_have_value("2")
+    assert Counter(_room(live, code)["settings"]["roles"])["good_politician"] == 2
+
+    _count(host, Role.CITIZEN).fill("1")
+    _count(host, Role.CITIZEN).press("Tab")
+    expect(_count(host, Role.CITIZEN)).to_have_value("1")
+    _count(host, Role.CORRUPT_POLITICIAN).fill("3")
+    _count(host, Role.CORRUPT_POLITICIAN).press("Tab")
+    want = {"good_politician": 2, "corrupt_politician": 3, "lawyer": 1}
+    want |= {"ombudsperson": 1, "coa": 1, "citizen": 1}
+    _until_room(live, code, lambda r: Counter(r["settings"]["roles"]) == want, "the setup")
+
+    host.el("start-game").click()
+    wait_for_game(live, code)
+    dealt = Counter(role.value for role in roles_of(live.game(code)).values())
+    assert dealt == want
+    assert live.game(code).ruleset.auto_jail_mode == "forced_vote"
+    expect(host.el("screen")).to_be_visible()
+    tabs.assert_clean()
