@@ -15,14 +15,14 @@ import { Narrator } from './narrate.js';
 import { RoomState, requireRoom, startPage } from './shell.js';
 import { playersList, presidentInfo, projectInfo, trackers, votedCount, yearAndStep } from './table.js';
 import { Countdown, hostControls } from './timer.js';
-import { announcement, latestNews, timelineList } from './timeline.js';
+import { NewsBanner, timelineList } from './timeline.js';
 import { drawWaiting } from './waiting.js';
 
 class Board {
   constructor(room, tokens) {
     this.room = room;
     this.tokens = tokens;
-    this.news = {};
+    this.news = new NewsBanner();
     this.narrator = new Narrator();
     this.timerEl = h('div', { testid: 'board-timer', class: 'board-timer', role: 'timer' });
     this.countdown = new Countdown(this.timerEl, room.link);
@@ -31,7 +31,6 @@ class Board {
       head: h('div', { class: 'board-head-facts' }),
       host: h('div', { class: 'board-host' }),
       facts: h('div', { class: 'board-facts' }),
-      news: h('div', { class: 'board-news' }),
       players: h('div', { class: 'board-side' }),
       chart: h('div', { class: 'board-chart' }),
       timeline: h('div', { class: 'board-timeline' }),
@@ -46,7 +45,7 @@ class Board {
       h(
         'div',
         { class: 'board-main' },
-        h('div', { class: 'board-col' }, this.slots.news, this.script, this.slots.facts),
+        h('div', { class: 'board-col' }, this.news.element, this.script, this.slots.facts),
         h('div', { class: 'board-col' }, this.slots.chart, this.slots.timeline),
         h('div', { class: 'board-col' }, this.slots.players),
       ),
@@ -66,7 +65,7 @@ class Board {
     this.script.textContent = view.script ? `🎙 ${view.script}` : '';
     rerender(this.slots.head, yearAndStep(view));
     rerender(this.slots.host, room.welcome?.host ? hostControls(room, view) : []);
-    rerender(this.slots.news, announcement(latestNews(this.news, room.fresh)));
+    this.news.update(room.fresh);
     rerender(this.slots.facts, trackers(view), presidentInfo(view), projectInfo(view), votedCount(view));
     rerender(this.slots.players, playersList(view));
     const points = recordKaban(room.code, view);

@@ -5,7 +5,7 @@
  * gets the timer controls and closes the discussion (R-35).
  */
 
-import { Fold, byId, h, renderIfChanged, rerender } from './dom.js';
+import { Fold, byId, h, renderIfChanged } from './dom.js';
 import { language, stepTitle, t } from './i18n.js';
 import { loadTokens } from './net.js';
 import { Decisions } from './decide.js';
@@ -15,7 +15,7 @@ import { RoomState, requireRoom, startPage } from './shell.js';
 import { playersList, presidentInfo, projectInfo, trackers, votedCount } from './table.js';
 import { Chat, claimButtons } from './talk.js';
 import { Countdown, hostControls } from './timer.js';
-import { announcement, latestNews, timelineList } from './timeline.js';
+import { NewsBanner, timelineList } from './timeline.js';
 import { drawWaiting } from './waiting.js';
 
 const spectating = new URLSearchParams(location.search).get('spectate') === '1';
@@ -24,7 +24,7 @@ class Phone {
   constructor(room, tokens) {
     this.room = room;
     this.tokens = tokens;
-    this.news = {};
+    this.news = new NewsBanner();
     this.claimState = { target: null, redraw: () => this.draw() };
     this.decisions = new Decisions(room, () => this.draw());
     this.chat = new Chat(room);
@@ -37,7 +37,6 @@ class Phone {
     this.countdown = new Countdown(this.timerEl, room.link);
     this.help = h('p', { class: 'step-help' });
     this.slots = {
-      announcement: h('div'),
       end: h('div'),
       decision: h('div', { class: 'decision-slot' }),
       host: h('div'),
@@ -54,7 +53,7 @@ class Phone {
       this.help,
       this.slots.end,
       spectating ? this.spectatorTag : this.roleCard.element,
-      this.slots.announcement,
+      this.news.element,
       this.slots.decision,
       this.slots.host,
       this.slots.claims,
@@ -83,7 +82,7 @@ class Phone {
     this.spectatorTag.textContent = `👁 ${t('phone.spectating')}`;
     this.countdown.set(room.timer);
     if (you) this.roleCard.update(view, room.timeline);
-    rerender(this.slots.announcement, announcement(latestNews(this.news, room.fresh)));
+    this.news.update(room.fresh);
     renderIfChanged(this.slots.end, [language(), view.status, view.outcome, room.timeline.length], () =>
       view.outcome ? endScreen(room.code, view, room.timeline) : [],
     );

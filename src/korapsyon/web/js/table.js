@@ -105,13 +105,16 @@ export function projectInfo(view) {
   );
 }
 
+/** The steps where a group votes (the President's choices and the discussion are not votes). */
+const VOTES = new Set(['stand', 'elect', 'elect_runoff', 'committee_vote', 'witness_vote', 'forced_jail_vote', 'jail_vote', 'jail_runoff']);
+
 /**
- * How many have voted in this step (never who): not in the Hidden Phase (R-70), and not
- * in the discussion (the host closes it: nobody votes).
+ * How many have voted in this step, never who (and nothing in the Hidden Phase: the
+ * server sends no count there, R-70).
  */
 export function votedCount(view) {
   const ballot = view.ballot;
-  const counted = ballot && ballot.cast !== undefined && ballot.voters && view.step !== 'discussion';
+  const counted = ballot && ballot.cast !== undefined && ballot.voters && VOTES.has(view.step);
   return h(
     'div',
     { testid: 'board-voted', class: 'board-voted', data: counted ? { cast: ballot.cast, of: ballot.voters.length } : {}, hidden: !counted },

@@ -5,7 +5,7 @@
  * left to the role card so an onlooker never reads them off a phone.
  */
 
-import { h } from './dom.js';
+import { h, renderIfChanged } from './dom.js';
 import { t } from './i18n.js';
 
 /** Kinds of timeline entries worth a banner and the recap (claims are talk: timeline only). */
@@ -49,22 +49,23 @@ function audienceOf(entry) {
 }
 
 /**
- * The latest news for the banner: the news entries of the last batch that had any
- * (kept in `memory` between renders).
+ * The announcement banner (`announcement`): the news of the latest batch of timeline
+ * entries that had any, in one live region that stays in place (so screen readers read
+ * each change aloud).
  */
-export function latestNews(memory, fresh, withPrivate = false) {
-  const news = visible(fresh, withPrivate).filter((e) => NEWS.has(e.kind) || (withPrivate && e.private));
-  if (news.length) memory.news = news.slice(-4);
-  return memory.news || [];
-}
+export class NewsBanner {
+  constructor() {
+    this.news = [];
+    this.element = h('div', { testid: 'announcement', class: 'announcement', role: 'status', 'aria-live': 'polite', hidden: true });
+  }
 
-/** The announcement banner (`announcement`): polite live region, read by screen readers. */
-export function announcement(news) {
-  return h(
-    'div',
-    { testid: 'announcement', class: 'announcement', role: 'status', 'aria-live': 'polite', hidden: news.length === 0 },
-    news.map((entry) => h('p', { text: `📣 ${entry.text}` })),
-  );
+  /** Show the news among `fresh` (the entries of the latest view or update), if any. */
+  update(fresh) {
+    const news = visible(fresh, false).filter((e) => NEWS.has(e.kind));
+    if (news.length) this.news = news.slice(-4);
+    this.element.hidden = this.news.length === 0;
+    renderIfChanged(this.element, this.news, () => this.news.map((entry) => h('p', { text: `📣 ${entry.text}` })));
+  }
 }
 
 /** The Year-by-Year recap of the end screen (`recap` / `recap-year`). */
