@@ -29,6 +29,7 @@ class Board {
     this.waiting = h('div', { class: 'waiting-slot board-waiting' });
     this.slots = {
       head: h('div', { class: 'board-head-facts' }),
+      voted: h('div', { class: 'board-voted-slot' }),
       host: h('div', { class: 'board-host' }),
       facts: h('div', { class: 'board-facts' }),
       players: h('div', { class: 'board-side' }),
@@ -40,7 +41,7 @@ class Board {
     this.game = h(
       'section',
       { class: 'board', hidden: true },
-      h('div', { class: 'board-top' }, this.slots.head, this.timerEl, this.narrator.button, this.slots.host),
+      h('div', { class: 'board-top' }, this.slots.head, this.slots.voted, this.timerEl, this.narrator.button, this.slots.host),
       this.slots.end,
       h(
         'div',
@@ -66,7 +67,8 @@ class Board {
     rerender(this.slots.head, yearAndStep(view));
     rerender(this.slots.host, room.welcome?.host ? hostControls(room, view) : []);
     this.news.update(room.fresh);
-    rerender(this.slots.facts, trackers(view), presidentInfo(view), projectInfo(view), votedCount(view));
+    rerender(this.slots.voted, votedCount(view));
+    rerender(this.slots.facts, trackers(view), presidentInfo(view), projectInfo(view));
     rerender(this.slots.players, playersList(view));
     const points = recordKaban(room.code, view);
     renderIfChanged(this.slots.chart, [language(), points], () => [h('h2', { text: `📈 ${t('chart.title')}` }), treasuryChart(points)]);

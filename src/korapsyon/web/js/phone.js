@@ -82,6 +82,7 @@ class Phone {
     this.spectatorTag.textContent = `👁 ${t('phone.spectating')}`;
     this.countdown.set(room.timer);
     if (you) this.roleCard.update(view, room.timeline);
+    this.nudge(view);
     this.news.update(room.fresh);
     renderIfChanged(this.slots.end, [language(), view.status, view.outcome, room.timeline.length], () =>
       view.outcome ? endScreen(room.code, view, room.timeline) : [],
@@ -101,6 +102,18 @@ class Phone {
       playersList(view),
     ]);
     this.timeline.draw(`📜 ${t('timeline.title')}`, [language(), room.timeline.length], () => timelineList(room.timeline));
+  }
+
+  /**
+   * A short buzz (where phones can) and a mark in the tab's title when a new decision is
+   * this player's. In the Hidden Phase every active player buzzes at once (R-70).
+   */
+  nudge(view) {
+    const turn = view.you?.to_act ? `${view.year}:${view.step}` : null;
+    // (only after a first tap: browsers refuse, and complain, before any)
+    if (turn && turn !== this.turn && navigator.userActivation?.hasBeenActive) navigator.vibrate?.(120);
+    this.turn = turn;
+    document.title = `${turn ? '● ' : ''}${view.step ? stepTitle(view.step) : t('step.over')} · ${t('app.name')}`;
   }
 
   /** The choice panel, or what this player is waiting for. */

@@ -43,6 +43,9 @@ function standardCounts(seats) {
   return COMPOSITION[Math.min(MAX_PLAYERS, Math.max(MIN_PLAYERS, seats))];
 }
 
+/** Addresses only this computer can open: a join link to them is useless to phones. */
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
 function joinUrl(code) {
   return `${location.origin}/?room=${encodeURIComponent(code)}`;
 }
@@ -78,6 +81,7 @@ function waitingRoom(room, hostToken) {
       h('div', { testid: 'qr-code', class: 'qr-box' }, qrSvg(url, t('waiting.qr', { code }))),
       h('a', { testid: 'join-link', class: 'join-link', href: url, text: url }),
       h('p', { class: 'hint', text: t('waiting.scan') }),
+      LOCAL_HOSTS.has(location.hostname) ? h('p', { class: 'hint warn', text: t('waiting.localhost') }) : null,
     ),
     seatList(lobby, hostToken, room.welcome?.seat, request),
     hostToken ? hostPanel(room, hostToken, request) : h('p', { class: 'hint big', text: `⏳ ${t('waiting.for_host')}` }),
