@@ -1,0 +1,74 @@
+"""R-72 with the human moderator's controls (R-71) in a real browser: the step's timer
+shows on the grimoire and the phones, pauses, resumes and extends for everyone, and
+ending the step gives whoever has not decided the default."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from korapsyon.rules.steps import Step
+from tests.server.live import Live
+from tests.web.harness import (
+    CHROMIUM,
+    Tabs,
+    api_bots,
+    api_start,
+    wait_for_game,
+)
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason=f"no {CHROMIUM} (scripts/test installs Debian's chromium)"
+)
+
+
+def test_R72_the_moderator_pauses_extends_and_ends_the_step(live: Live, tabs: Tabs) -> None:
+    """A ten-minute Hidden Phase: pause and resume show on the phone too, +30 s adds
+    time, and ending the step now submits the phone's default (R-72: nobody / ready,
+    marked auto) so the Year goes on."""
+    settings = {
+        "bot_delay": [0.0, 0.05],
+        "timers": True,
+        "moderator": "human",
+        "durations": {"hidden": 600},
+    }
+    with live.http() as http:
+        created = http.post("/api/rooms", json={"settings": settings})
+        created.raise_for_status()
+        body = created.json()
+        code, host_token = body["code"], body["host_token"]
+        ticket = http.post(f"/api/rooms/{code}/seats", json={"name": "Zenaida"}).json()
+    api_bots(live, code, host_token, 8)
+    stored = {"host_token": host_token, "moderator_token": body["moderator_token"]}
+    grimoire = tabs.open(
+        "moderator", f"/moderator?room={code}", phone=False, storage={f"korapsyon:{code}": stored}
+    )
+    seat = {"token": ticket["token"], "name": ticket["name"]}
+    phone = tabs.open("Zenaida", f"/play?room={code}", storage={f"korapsyon:{code}": seat})
+    api_start(live, code, host_token)
+    wait_for_game(live, code)
+
+    clock = grimoire.el("board-timer")
+    expect(clock).to_be_visible()
+    expect(clock).to_have_attribute("data-paused", "false")
+    expect(phone.el("timer")).to_be_visible()
+    assert int(clock.get_attribute("data-remaining") or 0) > 500
+
+    grimoire.el("timer-pause").click()
+    expect(clock).to_have_attribute("data-paused", "true")
+    expect(phone.el("timer")).to_have_attribute("data-paused", "true")
+    before = int(clock.get_attribute("data-remaining") or 0)
+    grimoire.el("timer-extend").click()
+    expect(clock).to_have_attribute("data-remaining", str(before + 30))
+    grimoire.el("timer-resume").click()
+    expect(clock).to_have_attribute("data-paused", "false")
+    expect(phone.el("timer")).to_have_attribute("data-paused", "false")
+
+    expect(phone.el("night-screen")).to_be_visible()
+    grimoire.el("timer-end").click()
+    expect(phone.el("screen")).not_to_have_attribute("data-step", "hidden")
+    game = live.game(code)
+    assert game.step is not Step.HIDDEN
+    night = [a for a in game.actions if a.player == "Zenaida"]
+    assert len(night) == 1 and night[0].auto  # R-72: the default, marked auto
+    tabs.assert_clean()
