@@ -338,3 +338,44 @@ def test_bad_messages_get_clear_errors(db_url: str, message: str, code: str) -> 
 
     with running(db_url) as live:
         asyncio.run(scenario(live))
+
+
+def test_vote_counts_reach_the_waiting_not_those_deciding(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """How many have voted (never who) is refreshed for the board and for players who have
+    voted and wait for the others; a player still deciding gets it with their own vote."""
+    monkeypatch.setattr("korapsyon.server.session.PROGRESS_SECONDS", 0.05)
+
+    def cast(client: Client) -> int:
+        assert client.state is not None
+        return int(client.state["ballot"]["cast"])
+
+    async def scenario(live: Live) -> None:
+        code, host_token, tokens = make_room(live, table(9), settings=FAST)
+        clients = await _clients(live, code, tokens)
+        board = await open_client(live, code, spectate=True)
+        start(live, code, host_token)
+        await _quietly(live, code, clients)  # the Hidden Phase
+        assert live.game(code).step is Step.STAND
+        first, second, deciding = (clients[name] for name in table(9)[:3])
+        for voter in (first, second):
+            answer = await voter.request({"type": "act", "action": {
+                "action": "stand", "player": table(9)[[first, second].index(voter)],
+                "stand": False}})  # fmt: skip
+            assert answer["type"] == "ack", answer
+        while board.state is None or board.state["step"] != "stand" or cast(board) < 2:
+            await board.until("update")
+        while cast(first) < 2:
+            await first.until("update")
+        await deciding.send({"type": "ping", "id": 99})
+        await deciding.until("pong")  # whatever was sent to it before has arrived
+        assert deciding.state is not None and deciding.state["step"] == "stand"
+        assert cast(deciding) == 0
+        answer = await deciding.request({"type": "act", "action": {
+            "action": "stand", "player": table(9)[2], "stand": False}})  # fmt: skip
+        assert answer["type"] == "ack" and cast(deciding) == 3
+        await _close(board, *clients.values())
+
+    with running(db_url) as live:
+        asyncio.run(scenario(live))

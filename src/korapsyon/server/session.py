@@ -149,7 +149,10 @@ class GameSession:
 
     def _push(self, *, flush: bool = False) -> None:
         """Send every client whose view changed its update. A change of nothing but the
-        vote count (``ballot.cast``) reaches the others at most every PROGRESS_SECONDS."""
+        vote count (``ballot.cast``) reaches the others at most every PROGRESS_SECONDS,
+        and then only those who are not deciding themselves (the board, spectators,
+        the moderator and those who have already voted, who are waiting for the others):
+        a player still deciding gets the count with the update of their own vote."""
         if flush:
             self.flush_scheduled = False
         else:
@@ -173,6 +176,7 @@ class GameSession:
         # trace (benchmarks): which action a push shows; a count-only flush shows none
         seq = self.committed - 1 if self.room.hub.trace and not flush else None
         behind = False
+        deciding = game.waiting_for if flush else frozenset()
         for conn in self.room.connections:
             tracker = conn.tracker
             if tracker is None or conn.closed:
@@ -181,6 +185,8 @@ class GameSession:
             if seen or conn.personal is None:
                 conn.personal = encode(tracker.personal())
             stale = conn.shared != shared
+            if stale and tracker.seat in deciding:
+                stale = False  # a count alone: it comes with this player's own vote
             if not (seen or timer != conn.last_timer or (stale and not count_only)):
                 behind = behind or stale
                 continue  # nothing this client can see has changed (or only the count)
