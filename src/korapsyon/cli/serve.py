@@ -52,8 +52,11 @@ def serve(host: str, port: int, db: str | None, trace: bool, limit_messages: int
     url = database_url(db)
     store = SqlStore(url)
     limits = Limits(messages=limit_messages)
-    app = build_app(store, base_url=f"http://{host}:{port}", limits=limits, trace=trace)
-    say(f"korapsyon server on http://{host}:{port} (store: {url.split('@')[-1]})")
+    public = f"http://{reachable_address(host)}:{port}"
+    app = build_app(store, base_url=public, limits=limits, trace=trace)
+    say(f"korapsyon server on {public} (store: {url.split('@')[-1]})")
+    if public != f"http://{host}:{port}":
+        say(f"open {public} on the board's screen: the join links and QR codes point there")
     uvicorn.run(
         app,
         host=host,
@@ -63,3 +66,20 @@ def serve(host: str, port: int, db: str | None, trace: bool, limit_messages: int
         log_level="warning",
     )
     store.close()
+
+
+def reachable_address(host: str) -> str:
+    """The address other machines can use when the server listens on every interface
+    (``0.0.0.0`` or ``::``): this machine's address on its network, so that join links and
+    QR codes work from the players' phones. Any other host is kept as given."""
+    if host not in ("0.0.0.0", "::"):
+        return host
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the route
+            address: str = probe.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+    return address
