@@ -26,6 +26,9 @@ def test_a_spectator_sees_the_public_game_to_its_end(live: Live, tabs: Tabs) -> 
     expect(spectator.el("start-game")).to_have_count(0)
     expect(spectator.el("remove-seat")).to_have_count(0)
     api_start(live, code, host_token)
+    expect(spectator.el("screen")).to_be_visible()
+    expect(spectator.el("role-card")).to_have_count(0)
+    expect(spectator.el("choice-panel")).to_have_count(0)
 
     end = spectator.el("end-screen")
     expect(end).to_be_visible(timeout=60_000)
