@@ -80,12 +80,16 @@ export function recap(entries) {
     'div',
     { testid: 'recap', class: 'recap' },
     h('h3', { text: t('end.recap') }),
-    [...years.entries()].map(([year, list]) =>
-      h(
-        'details',
-        { testid: 'recap-year', data: { year }, open: year === Math.max(...years.keys()) },
-        h('summary', { text: t('year.long', { year }) }),
-        h('ul', {}, list.map((entry) => h('li', { text: entry.text }))),
+    h(
+      'div',
+      { class: 'recap-years' },
+      [...years.entries()].map(([year, list]) =>
+        h(
+          'details',
+          { testid: 'recap-year', data: { year }, open: year === Math.max(...years.keys()) },
+          h('summary', { text: t('year.long', { year }) }),
+          h('ul', {}, list.map((entry) => h('li', { text: entry.text }))),
+        ),
       ),
     ),
   );
