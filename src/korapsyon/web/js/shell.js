@@ -25,6 +25,12 @@ export function showError(message) {
   }, 8000);
 }
 
+/** Hide the error line (what it said is out of date: a later request went through). */
+export function clearError() {
+  const el = byId('error');
+  if (el) el.hidden = true;
+}
+
 /**
  * Load the catalog, draw the page's top bar (title, language picker, connection light,
  * error line) into its `<header>`, and translate the static text.
@@ -158,6 +164,7 @@ export class RoomState {
   async attempt(promise) {
     try {
       await promise;
+      clearError();
       return true;
     } catch (exc) {
       showError(exc.message);

@@ -10,7 +10,7 @@ import { language, roleTitle, t, tn } from './i18n.js';
 import { api } from './net.js';
 import { qrSvg } from './qr.js';
 import { ROLE_ICONS, ROLES } from './roles.js';
-import { showError } from './shell.js';
+import { clearError, showError } from './shell.js';
 
 /** R-02: Good Politician, Corrupt Politician, Lawyer, Ombudsperson, COA, Citizen. */
 const COMPOSITION = {
@@ -132,7 +132,9 @@ function seatList(lobby, hostToken, mySeat, request) {
 function requester(room) {
   return async (method, path, body, hostToken) => {
     try {
-      return await api(method, path, body, hostToken);
+      const answer = await api(method, path, body, hostToken);
+      clearError();
+      return answer;
     } catch (exc) {
       showError(exc.message);
       room.refusals += 1;
@@ -262,12 +264,14 @@ function setupFields(settings, seats, put) {
   );
 }
 
+let variantsOpen = false; // the host opened the variants: redraws keep them open
+
 /** The rule variants: each Ruleset option as a select (`variant`, `data-option`). */
 function variantFields(settings, put) {
   const ruleset = settings.ruleset || {};
   return h(
     'details',
-    { class: 'variants' },
+    { class: 'variants', open: variantsOpen, ontoggle: (event) => (variantsOpen = event.target.open) },
     h('summary', { text: t('waiting.variants') }),
     VARIANTS.map(({ option, values, rule }) => {
       const current = option in ruleset ? ruleset[option] : values[0];
