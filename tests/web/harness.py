@@ -143,6 +143,15 @@ class Tabs:
             page.goto(path)
         return tab
 
+    def open_beside(self, tab: Tab, label: str, path: str) -> Tab:
+        """Another page in ``tab``'s browser context (the same localStorage)."""
+        page = tab.context.new_page()
+        beside = Tab(label, tab.context, page)
+        self._watch(beside)
+        self.tabs.append(beside)
+        page.goto(path)
+        return beside
+
     @staticmethod
     def _watch(tab: Tab) -> None:
         def console(message: ConsoleMessage) -> None:
@@ -183,8 +192,8 @@ class Tabs:
         assert not problems, "the client is not clean:\n" + "\n".join(problems)
 
     def close(self) -> None:
-        for tab in self.tabs:
-            tab.context.close()
+        for context in {id(tab.context): tab.context for tab in self.tabs}.values():
+            context.close()
         self.tabs = []
 
 

@@ -10,7 +10,20 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.harness import CHROMIUM, Tabs
+from tests.server.live import Live
+from tests.web.harness import (
+    CHROMIUM,
+    Tabs,
+    api_bots,
+    api_room,
+    api_seat,
+    api_start,
+    cautious,
+    confirm_button,
+    decide,
+    snapshot,
+    wait_for_game,
+)
 
 CATALOGS = Path(__file__).parents[2] / "src" / "korapsyon" / "web" / "i18n"
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -63,4 +76,37 @@ def test_switching_to_filipino_changes_the_lobby_and_is_remembered(tabs: Tabs) -
 
     tab.el("lang-select").select_option("en")
     expect(tab.el("create-room")).to_have_text(english)
+    tabs.assert_clean()
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no {CHROMIUM} (scripts/test installs it)")
+def test_the_phone_in_filipino_mid_game_and_the_board_keeps_its_own_language(
+    live: Live, tabs: Tabs
+) -> None:
+    """A player switches the phone to ``fil`` during the Hidden Phase: the step title and
+    the confirm button change language and the night decision still goes through; the
+    board opened in the same browser keeps its own language (kept per page kind), and
+    a reload keeps the phone in Filipino."""
+    code, host_token = api_room(live)
+    seat = api_seat(live, code, "Zenaida")
+    api_bots(live, code, host_token, 8)
+    phone = tabs.open("Zenaida", f"/play?room={code}", storage={f"korapsyon:{code}": seat})
+    api_start(live, code, host_token)
+    wait_for_game(live, code)
+    expect(phone.el("night-screen")).to_be_visible()
+    title = (phone.el("step-title").text_content() or "").strip()
+    confirm = (confirm_button(phone).text_content() or "").strip()
+
+    phone.el("lang-select").select_option("fil")
+    expect(phone.el("step-title")).not_to_have_text(title)
+    expect(confirm_button(phone)).not_to_have_text(confirm)
+    board = tabs.open_beside(phone, "board", f"/board?room={code}")
+    expect(board.el("lang-select")).to_have_value("en")
+    expect(board.el("board-step")).to_contain_text(title)
+
+    phone.page.reload()
+    expect(phone.el("lang-select")).to_have_value("fil")
+    snap = snapshot(phone)
+    decide(phone, snap, cautious(snap))
+    expect(phone.el("screen")).not_to_have_attribute("data-step", "hidden")
     tabs.assert_clean()
