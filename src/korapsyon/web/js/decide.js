@@ -3,12 +3,13 @@
  * with one `confirm` that sends exactly one `act` message, and a `ballot-status` that
  * says whether the choice is being made, sent, or waiting for the others.
  *
- * The Hidden Phase (R-70) has one screen for every role: a grid of every active player
- * and "nobody", two switches and a confirm. The Lawyer protects (R-21), the
- * Ombudsperson investigates (R-22), the Corrupt steal, bribe and name a Tokhang target
- * (R-23), the Good Politicians name an Auto Jail target (R-24); the COA and Citizens get
- * decoys (a private note) that send `ready`. "Nobody" is chosen to begin with, so one
- * tap on confirm is always enough, and everyone waits the same way afterwards.
+ * The Hidden Phase (R-70) has one screen for every role, with the same words on it: a
+ * grid of every active player and "nobody", two switches labelled A and B, and a
+ * confirm. What they mean is in the held role card only: the Lawyer protects (R-21),
+ * the Ombudsperson investigates (R-22), the Corrupt name a Tokhang target and switch
+ * Nakaw and Suhol (R-23), the Good Politicians name an Auto Jail target (R-24); the COA
+ * and Citizens get decoys (a private note) that send `ready`. "Nobody" is chosen to
+ * begin with, so one tap on confirm is always enough, and everyone waits the same way.
  */
 
 import { h } from './dom.js';
@@ -20,6 +21,22 @@ const ABSTAIN = new Set(['elect', 'witness_vote', 'forced_jail_vote', 'jail_vote
 /** The night screen's switches: the Corrupt's are real, everyone else's decoys. */
 const CORRUPT_SWITCHES = ['nakaw', 'suhol'];
 const DECOY_SWITCHES = ['sure', 'note'];
+const SWITCH_LETTERS = ['A', 'B'];
+
+/**
+ * What tonight's screen means for this player (shown in the held role card only):
+ * the night action's instruction and what switches A and B do.
+ */
+export function nightMeaning(view) {
+  const action = view.you.choices[0]?.action;
+  if (view.step !== 'hidden' || !action) return null;
+  const switches = action === 'corrupt' ? CORRUPT_SWITCHES : DECOY_SWITCHES;
+  const params = { cost: view.targets.auto_jail_cost, tokhang: view.targets.tokhang_cost };
+  return {
+    instruction: t(`night.prompt.${action}`, params),
+    switches: switches.map((name, i) => t('night.switch_means', { letter: SWITCH_LETTERS[i], meaning: t(`night.switch.${name}`) })),
+  };
+}
 
 const NOTES_KEY = (code) => `korapsyon:notes:${code}`;
 
@@ -108,30 +125,26 @@ export class Decisions {
     const field = corrupt ? 'tokhang' : 'target';
     const allowed = choice.options[field] ?? null; // null: a decoy, any other player
     const active = view.players.filter((p) => p.status === 'active').map((p) => p.name);
-    const barred = (name) => {
-      if (allowed ? allowed.includes(name) : name !== you.name) return null;
-      if (name === you.name) return t('night.not_allowed');
-      return choice.action === 'protect' ? t('night.protected_last') : t('night.not_president');
-    };
+    const barred = (name) => !(allowed ? allowed.includes(name) : name !== you.name);
     const switches = corrupt ? CORRUPT_SWITCHES : DECOY_SWITCHES;
     return h(
       'div',
       { testid: 'night-screen', class: 'night-screen' },
-      h('h3', { id: 'choice-prompt', class: 'prompt', text: `🌙 ${t(`night.prompt.${choice.action}`, { cost: view.targets.auto_jail_cost, tokhang: view.targets.tokhang_cost })}` }),
+      h('h3', { id: 'choice-prompt', class: 'prompt', text: `🌙 ${t('night.prompt')}` }),
       h(
         'div',
         { testid: 'field', class: 'field grid', data: { field }, role: 'group', 'aria-labelledby': 'choice-prompt' },
         [null, ...active].map((name) => {
           let label = name === null ? `∅ ${t('option.nobody')}` : name;
           if (name === you.name) label += ` (${t('night.you')})`;
-          const why = name === null ? null : barred(name);
-          return optionButton(label, name, draft[field] === name, () => this.choose(key, field, name), why);
+          const refused = name !== null && barred(name);
+          return optionButton(label, name, draft[field] === name, () => this.choose(key, field, name), refused);
         }),
       ),
       h(
         'div',
         { class: 'switches' },
-        switches.map((name) =>
+        switches.map((name, index) =>
           h(
             'button',
             {
@@ -144,7 +157,7 @@ export class Decisions {
               onclick: () => this.choose(key, name, !draft[name]),
             },
             h('span', { class: 'switch-track', 'aria-hidden': 'true' }, h('span', { class: 'switch-knob' })),
-            h('span', { class: 'switch-label', text: t(`night.switch.${name}`) }),
+            h('span', { class: 'switch-label', text: t('night.switch', { letter: SWITCH_LETTERS[index] }) }),
             h('span', { class: 'switch-state', text: draft[name] ? t('switch.on') : t('switch.off') }),
           ),
         ),
@@ -256,11 +269,11 @@ function strip(action) {
 }
 
 /**
- * An option button. One the rules refuse (`barred`: why) keeps the look and the
+ * An option button. One the rules refuse (`barred`) keeps the look, the words and the
  * structure of the others (R-70: the night grids of all roles look alike) but is
- * `aria-disabled` and does nothing.
+ * `aria-disabled` and does nothing; the held role card says why.
  */
-function optionButton(label, value, pressed, onclick, barred = null) {
+function optionButton(label, value, pressed, onclick, barred = false) {
   return h(
     'button',
     {
@@ -270,11 +283,10 @@ function optionButton(label, value, pressed, onclick, barred = null) {
       data: { value: JSON.stringify(value) },
       'aria-pressed': String(pressed),
       'aria-disabled': barred ? 'true' : null,
-      title: barred,
       onclick: barred ? null : onclick,
     },
     pressed ? '✔ ' : null,
-    typeof label === 'string' && barred ? `${label} · ${barred}` : label,
+    label,
   );
 }
 

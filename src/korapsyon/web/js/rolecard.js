@@ -9,7 +9,7 @@
 import { h, renderIfChanged } from './dom.js';
 import { language, t } from './i18n.js';
 import { roleBadge } from './roles.js';
-import { nightNotes } from './decide.js';
+import { nightMeaning, nightNotes } from './decide.js';
 
 const HOLD_MS = 150;
 
@@ -70,6 +70,7 @@ export class RoleCard {
       you.teammates
         ? h('p', { testid: 'teammates', class: 'teammates', text: t(you.role === 'corrupt_politician' ? 'role.teammates_corrupt' : 'role.teammates_good', { names: you.teammates.join(', ') || t('role.none') }) })
         : null,
+      tonight(view),
       you.team_choices ? teamChoices(you.team_choices) : null,
       you.role === 'lawyer'
         ? h('p', { testid: 'last-protected', class: 'result', text: you.last_protected ? t('result.last_protected', { name: you.last_protected }) : t('result.no_last_protected') })
@@ -84,6 +85,18 @@ export class RoleCard {
         : null,
     ];
   }
+}
+
+/** R-70: what the night screen's grid and switches A and B mean for this role. */
+function tonight(view) {
+  const meaning = nightMeaning(view);
+  if (!meaning) return null;
+  return h(
+    'div',
+    { class: 'tonight result' },
+    h('p', { text: `🌙 ${meaning.instruction}` }),
+    h('ul', {}, meaning.switches.map((line) => h('li', { text: line }))),
+  );
 }
 
 /** R-23: the other free Corrupt's current night choices (null: not chosen yet). */
