@@ -121,6 +121,9 @@ def test_R01_R50_a_13_seat_game_from_the_lobby_to_the_end_screen(live: Live, tab
         expect(end.locator(tid("winner"))).to_have_attribute("data-team", game.outcome.winner)
         expect(end.locator(tid("win-reason"))).not_to_be_empty()
         expect(end.locator(tid("recap-year"))).to_have_count(game.year)  # one per Year
+        record_link = end.locator(tid("download-record"))
+        expect(record_link).to_be_visible()
+        expect(record_link).to_have_attribute("href", f"/api/rooms/{code}/record")
         revealed = end.locator(tid("revealed-role"))
         expect(revealed).to_have_count(13)
         shown = {
