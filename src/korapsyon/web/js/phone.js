@@ -44,6 +44,7 @@ class Phone {
     };
     this.table = new Fold('table-facts', spectating);
     this.timeline = new Fold('timeline-box');
+    this.private = new Fold('private-fold');
     this.spectatorTag = h('p', { class: 'tag spectator' });
     this.screen = h(
       'section',
@@ -116,9 +117,19 @@ class Phone {
     document.title = `${turn ? '● ' : ''}${view.step ? stepTitle(view.step) : t('step.over')} · ${t('app.name')}`;
   }
 
-  /** The choice panel, or what this player is waiting for. */
+  /**
+   * The choice panel, or what this player is waiting for. In the discussion every active
+   * player has the same closed "private" fold: the Ombudsperson's Witness (R-35), when
+   * there is one, sits inside it, so no phone stands out from across the room.
+   */
   decisionOrInfo(view) {
     const panel = this.decisions.panel(view);
+    if (view.step === 'discussion' && view.you?.status === 'active') {
+      this.private.draw(`🔒 ${t('discussion.private')}`, [language(), view, this.decisions.version], () =>
+        panel ?? h('p', { class: 'hint', text: t('discussion.nothing_private') }),
+      );
+      return this.private.element;
+    }
     if (panel || view.status === 'finished' || view.step === 'discussion') return panel ?? [];
     const you = view.you;
     if (you && you.status !== 'active') {
