@@ -1,0 +1,71 @@
+"""The web client's pages and assets (docs/CLIENT.md) as korapsyon/server/web.py serves
+them: every page and asset under a strict Content-Security-Policy, scripts as JavaScript,
+nothing outside the client's directory."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+
+from korapsyon.server.web import PAGES, WEB_DIR, web_routes
+
+
+class Client:
+    """GET requests to the web routes alone, in process."""
+
+    def __init__(self) -> None:
+        self.transport = httpx.ASGITransport(app=Starlette(routes=web_routes()))
+
+    def get(self, url: str, **kwargs: Any) -> httpx.Response:
+        async def fetch() -> httpx.Response:
+            async with httpx.AsyncClient(transport=self.transport, base_url="http://k") as http:
+                response = await http.get(url, **kwargs)
+                await response.aread()
+                return response
+
+        return asyncio.run(fetch())
+
+
+@pytest.fixture
+def client() -> Client:
+    return Client()
+
+
+@pytest.mark.parametrize("url", list(PAGES))
+def test_every_page_is_sent_with_a_strict_policy(client: Client, url: str) -> None:
+    response = client.get(url, params={"room": "ABCDE"})
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/html")
+    policy = response.headers["content-security-policy"]
+    assert "default-src 'self'" in policy and "script-src 'self'" in policy
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert "<script>" not in response.text and "style=" not in response.text  # no inline code
+
+
+def test_assets_are_served_with_their_types_and_the_same_policy(client: Client) -> None:
+    script = client.get("/static/js/phone.js")
+    assert script.status_code == 200
+    assert "javascript" in script.headers["content-type"]
+    assert script.headers["x-content-type-options"] == "nosniff"
+    assert "default-src 'self'" in script.headers["content-security-policy"]
+    assert client.get("/static/vendor/qrcode.mjs").status_code == 200
+    assert client.get("/static/css/app.css").headers["content-type"].startswith("text/css")
+
+
+def test_nothing_outside_the_client_directory(client: Client) -> None:
+    assert client.get("/static/../server/web.py").status_code == 404
+    assert client.get("/static/%2e%2e/server/web.py").status_code == 404
+    assert client.get("/static/nothing.js").status_code == 404
+
+
+def test_the_catalogs_hold_the_same_keys() -> None:
+    english = json.loads((WEB_DIR / "i18n" / "en.json").read_text(encoding="utf-8"))
+    filipino = json.loads((WEB_DIR / "i18n" / "fil.json").read_text(encoding="utf-8"))
+    assert english.keys() == filipino.keys()
+    assert all(isinstance(text, str) and text for text in [*english.values(), *filipino.values()])
