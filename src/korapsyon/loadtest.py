@@ -5,8 +5,7 @@ time, sends a random legal action from it; each room's host client closes the di
 The server runs in trace mode, so that every ``ack`` says which push of views included the
 action and every ``update`` which push it belongs to. An action's latency is measured from
 the moment it is sent until the last client it changed has received its new view (and its
-sender the ack). The server's memory and CPU are read from its process. A server the
-benchmark starts itself gets one core of its own; the load generator runs on the others.
+sender the ack). The server's memory is read from its process.
 """
 
 from __future__ import annotations
@@ -141,20 +140,6 @@ def raise_file_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-def _cores() -> tuple[set[int], set[int]] | None:
-    """One core for the server, the others for the load generator (None on one core)."""
-    cores = sorted(os.sched_getaffinity(0))
-    return ({cores[0]}, set(cores[1:])) if len(cores) > 1 else None
-
-
-def _server_process() -> None:
-    """In the spawned server, before it starts: many files, and its own core."""
-    raise_file_limit()
-    cores = _cores()
-    if cores is not None:
-        os.sched_setaffinity(0, cores[0])
-
-
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -172,7 +157,7 @@ def spawned_server(db: str | None = None) -> Any:
             sys.executable, "-m", "korapsyon", "serve", "--port", str(port), "--db", database,
             "--trace", "--limit-messages", "1000",
         ]  # fmt: skip
-        process = subprocess.Popen(command, preexec_fn=_server_process)  # noqa: PLW1509
+        process = subprocess.Popen(command, preexec_fn=raise_file_limit)  # noqa: PLW1509
         try:
             url = f"http://127.0.0.1:{port}"
             deadline = time.monotonic() + 30
@@ -371,9 +356,6 @@ async def run(
 ) -> LoadResult:
     """Fill ``rooms`` rooms, play for ``warmup`` + ``seconds`` seconds, measure the latter."""
     raise_file_limit()
-    cores = _cores()
-    if server_pid is not None and cores is not None:  # the server has the first core
-        os.sched_setaffinity(0, cores[1])
     began = time.perf_counter()
     made = await _make_rooms(url, rooms, players)
     ws_url = url.replace("http://", "ws://") + "/ws"
