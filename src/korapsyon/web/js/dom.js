@@ -102,3 +102,32 @@ export class Fold {
     renderIfChanged(this.body, key, fn);
   }
 }
+
+const HOLD_MS = 150;
+
+/**
+ * Press and hold `el` (pointer, or Space/Enter while focused) to reveal: `onHold(true)`
+ * after a short hold, `onHold(false)` on letting go. A finger that scrolls the page
+ * across `el` (which cancels the pointer) never reveals anything.
+ */
+export function holdToReveal(el, onHold) {
+  let pending = null;
+  const press = (event) => {
+    if (event.type === 'keydown' && !(event.key === ' ' || event.key === 'Enter')) return;
+    event.preventDefault();
+    if (event.repeat) return; // a key held down repeats: the first press counts
+    clearTimeout(pending);
+    pending = setTimeout(() => onHold(true), HOLD_MS);
+  };
+  const release = () => {
+    clearTimeout(pending);
+    onHold(false);
+  };
+  el.addEventListener('pointerdown', press);
+  el.addEventListener('keydown', press);
+  for (const type of ['pointerup', 'pointerleave', 'pointercancel', 'keyup', 'blur']) {
+    el.addEventListener(type, release);
+  }
+  el.addEventListener('contextmenu', (event) => event.preventDefault());
+  el.addEventListener('mousedown', (event) => event.preventDefault()); // no focus scroll, no selection
+}

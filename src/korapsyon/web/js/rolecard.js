@@ -6,12 +6,10 @@
  * audit (R-34) and this Year's private news. Released, every role's card looks alike.
  */
 
-import { h, renderIfChanged } from './dom.js';
+import { h, holdToReveal, renderIfChanged } from './dom.js';
 import { language, t } from './i18n.js';
 import { roleBadge } from './roles.js';
 import { nightMeaning, nightNotes } from './decide.js';
-
-const HOLD_MS = 150;
 
 export class RoleCard {
   constructor(code) {
@@ -25,26 +23,7 @@ export class RoleCard {
       this.secret,
     );
     this.element = h('section', { testid: 'role-card', class: 'role-card' }, this.reveal);
-    // A short hold, not a tap: a finger that scrolls the page across the card (which
-    // cancels the pointer) never flashes the role.
-    let pending = null;
-    const show = (event) => {
-      if (event.type === 'keydown' && !(event.key === ' ' || event.key === 'Enter')) return;
-      event.preventDefault();
-      if (event.repeat) return; // a key held down repeats: the first press counts
-      clearTimeout(pending);
-      pending = setTimeout(() => this.hold(true), HOLD_MS);
-    };
-    const hide = () => {
-      clearTimeout(pending);
-      this.hold(false);
-    };
-    this.reveal.addEventListener('pointerdown', show);
-    this.reveal.addEventListener('keydown', show);
-    for (const type of ['pointerup', 'pointerleave', 'pointercancel', 'keyup', 'blur']) {
-      this.reveal.addEventListener(type, hide);
-    }
-    this.reveal.addEventListener('contextmenu', (event) => event.preventDefault());
+    holdToReveal(this.reveal, (held) => this.hold(held));
   }
 
   hold(held) {
@@ -96,6 +75,7 @@ function tonight(view) {
     { class: 'tonight result' },
     h('p', { text: `🌙 ${meaning.instruction}` }),
     h('ul', {}, meaning.switches.map((line) => h('li', { text: line }))),
+    view.you.role === 'corrupt_politician' ? h('p', { class: 'hint', text: t('role.team_chat') }) : null,
   );
 }
 

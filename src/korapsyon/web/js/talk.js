@@ -4,14 +4,17 @@
  * silenced by Suhol (R-35) gets a mute banner instead of the message box.
  */
 
-import { h, renderIfChanged } from './dom.js';
+import { h, holdToReveal, renderIfChanged } from './dom.js';
 import { language, roleTitle, t } from './i18n.js';
 
 export class Chat {
   /** `room`: the page's RoomState. */
   constructor(room) {
     this.room = room;
-    this.messages = h('ol', { class: 'chat-log', 'aria-live': 'polite' });
+    // The Corrupt's team messages are blurred until the log is held (R-70: a glance at a
+    // Corrupt's phone in the night must not read them, nor tell them from other talk).
+    this.messages = h('ol', { class: 'chat-log', 'aria-live': 'polite', tabindex: 0 });
+    holdToReveal(this.messages, (held) => this.messages.classList.toggle('revealed', held));
     this.channel = h('select', { testid: 'chat-channel', id: 'chat-channel' });
     this.input = h('input', { testid: 'chat-input', id: 'chat-input', type: 'text', maxlength: 500, autocomplete: 'off' });
     this.sendButton = h('button', { type: 'submit', testid: 'chat-send' });
@@ -68,7 +71,7 @@ export class Chat {
         h(
           'li',
           { testid: 'chat-message', class: `chat-message ${m.channel}`, data: { channel: m.channel } },
-          m.channel === 'corrupt' ? h('span', { class: 'tag', text: `🔒 ${t('chat.corrupt')}` }) : null,
+          m.channel === 'corrupt' ? '🔒 ' : null,
           h('strong', { testid: 'chat-author', class: 'author', text: authorName(m.author) }),
           ': ',
           h('span', { testid: 'chat-text', class: 'text', text: m.text }),
