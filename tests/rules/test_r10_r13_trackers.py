@@ -128,6 +128,27 @@ def test_R12_true_kaban_is_private_and_the_public_figure_lags_until_the_report()
     assert game.kaban == true_kaban + 13
 
 
+def test_R12_the_public_figures_of_every_past_year_are_in_every_view() -> None:
+    """The board's treasury chart: the public Kaban and Approved Spending at the start and
+    at the end of each Year, the same for every viewer (a board opened mid-game draws it
+    all), never the true Kaban."""
+    game = table()
+    night(game, **STEAL)
+    elect(game, "Ana")
+    project(game, "L2", ["Ana", "Ben", "Eli", "Fe", "Gil"])
+    discuss(game)
+    jail_vote(game, {})
+    night(game)
+    history = public_view(game)["history"]
+    assert history == [
+        {"year": 0, "kaban_public": 50, "public_spending": 0},
+        {"year": 1, "kaban_public": 50 + 13, "public_spending": 4},
+    ]
+    assert history[1]["kaban_public"] != 50 - 3 + 13 - 4  # the true Kaban stays secret
+    assert player_view(game, "Ben")["history"] == history
+    assert moderator_view(game)["history"] == history
+
+
 def test_R12_kaban_may_go_negative_and_is_never_a_win_or_loss_threshold() -> None:
     game = small_table(kaban_start=0)  # revenue is only 5 a Year at 5 seats
     for card in ("L2", "L1"):

@@ -24,10 +24,12 @@ from .events import (
     BaseEvent,
     CoaMuted,
     GameOver,
+    GameStarted,
     InvestigationResult,
     PlayerEliminated,
     ProjectVoted,
     WitnessTestimony,
+    YearEnded,
     audience_to_wire,
     visible_to,
 )
@@ -89,6 +91,7 @@ class ViewTracker:
         self.taken = 0  # timeline entries handed out by take_timeline
         self.revealed: dict[str, str] = {}
         self.notes: dict[str, tuple[int, Any]] = {}  # this Year's results: (Year, value)
+        self.history: list[dict[str, int]] = []  # public trackers: the start, each Year's end
         self.targets = {
             "public_spending": game.public_spending_target,
             "corruption_fund": game.corruption_fund_target,
@@ -135,7 +138,13 @@ class ViewTracker:
 
     def _note(self, event: BaseEvent) -> None:
         year = event.year
-        if isinstance(event, PlayerEliminated):
+        if isinstance(event, GameStarted):
+            start = {"year": 0, "kaban_public": event.kaban_start, "public_spending": 0}
+            self.history.append(start)
+        elif isinstance(event, YearEnded):
+            end = {"year": year, "kaban_public": event.kaban_public}
+            self.history.append({**end, "public_spending": event.public_spending})
+        elif isinstance(event, PlayerEliminated):
             if event.role is not None:
                 self.revealed[event.player] = event.role.value
         elif isinstance(event, GameOver):
@@ -276,6 +285,7 @@ def _shared(game: Game, scan: ViewTracker) -> View:
         "witness": scan.note("witness"),
         "forced_vote": _name(game, game.forced_target),
         "script": script_line(game),
+        "history": list(scan.history),
     }
 
 

@@ -9,7 +9,7 @@
 import { byId, h, renderIfChanged, rerender } from './dom.js';
 import { language, t } from './i18n.js';
 import { loadTokens } from './net.js';
-import { recordKaban, treasuryChart } from './chart.js';
+import { kabanPoints, treasuryChart } from './chart.js';
 import { endScreen } from './endscreen.js';
 import { Narrator } from './narrate.js';
 import { RoomState, requireRoom, startPage } from './shell.js';
@@ -70,7 +70,7 @@ class Board {
     rerender(this.slots.voted, votedCount(view));
     rerender(this.slots.facts, trackers(view), presidentInfo(view), projectInfo(view));
     rerender(this.slots.players, playersList(view));
-    const points = recordKaban(room.code, view);
+    const points = kabanPoints(view);
     renderIfChanged(this.slots.chart, [language(), points], () => [h('h2', { text: `📈 ${t('chart.title')}` }), treasuryChart(points)]);
     renderIfChanged(this.slots.timeline, [language(), room.timeline.length], () => timelineList(room.timeline, { limit: 8 }));
     renderIfChanged(this.slots.end, [language(), view.outcome, room.timeline.length], () =>

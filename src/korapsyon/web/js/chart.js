@@ -1,28 +1,17 @@
 /**
- * The treasury chart of the board: the public Kaban ng Bayan figure (R-12) Year by
- * Year, as an inline SVG drawn here. The figures are the ones this screen saw (the last
- * one of each Year), kept in `localStorage` so a reloaded board keeps its history.
+ * The treasury chart of the board: the public Kaban ng Bayan figure (R-12) at the start
+ * and at the end of every Year (the view's `history`, the same for every viewer, so a
+ * board opened mid-game draws it all), and the current figure, as an inline SVG drawn here.
  */
 
 import { svg } from './dom.js';
 import { t } from './i18n.js';
 
-const KEY = (code) => `korapsyon:kaban:${code}`;
-
-/** Remember the public Kaban figure of `view`'s Year; returns every Year's figure. */
-export function recordKaban(code, view) {
-  let history;
-  try {
-    history = JSON.parse(localStorage.getItem(KEY(code))) || {};
-  } catch {
-    history = {};
-  }
-  history[0] ??= view.ruleset?.kaban_start ?? 50;
-  history[view.year] = view.kaban_public;
-  localStorage.setItem(KEY(code), JSON.stringify(history));
-  return Object.entries(history)
-    .map(([year, kaban]) => ({ year: Number(year), kaban }))
-    .sort((a, b) => a.year - b.year);
+/** The chart's points for `view`: every past Year's closing figure, then this Year's. */
+export function kabanPoints(view) {
+  const points = new Map((view.history ?? []).map((p) => [p.year, p.kaban_public]));
+  if (!points.has(view.year)) points.set(view.year, view.kaban_public);
+  return [...points].map(([year, kaban]) => ({ year, kaban })).sort((a, b) => a.year - b.year);
 }
 
 /** The chart of `points` ([{year, kaban}], Year 0 = the start). */
