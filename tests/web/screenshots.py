@@ -17,6 +17,7 @@ from pathlib import Path
 from PIL import Image
 from playwright.sync_api import expect
 
+from korapsyon.selfplay import table
 from tests.server.live import Live, running
 from tests.web.harness import (
     FAST,
@@ -38,7 +39,7 @@ from tests.web.harness import (
     wait_for_game,
 )
 
-OTHERS = ["Ben", "Cris", "Dani", "Eli", "Fe", "Gil", "Hugo", "Ivy"]
+OTHERS = table(9)[1:]  # Ana hosts
 SHOTS = [
     "phone-lobby",
     "phone-waiting-room",

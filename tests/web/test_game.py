@@ -4,13 +4,11 @@ record; and a reload in the middle of a game that keeps the seat."""
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
 
 from korapsyon.record import read_record, replay
 from tests.server.live import Live
 from tests.web.harness import (
-    CHROMIUM,
     FAST,
     Tabs,
     api_bots,
@@ -31,10 +29,6 @@ from tests.web.harness import (
     tid,
     wait_after_confirm,
     wait_for_game,
-)
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason=f"no {CHROMIUM} (scripts/test installs Debian's chromium)"
 )
 
 

@@ -12,7 +12,6 @@ from playwright.sync_api import expect
 
 from tests.server.live import Live
 from tests.web.harness import (
-    CHROMIUM,
     Tabs,
     api_bots,
     api_room,
@@ -53,7 +52,6 @@ def test_every_english_string_has_a_filipino_one() -> None:
     assert not extra, f"fil.json has keys en.json lacks (stale?): {extra}"
 
 
-@pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no {CHROMIUM} (scripts/test installs it)")
 def test_switching_to_filipino_changes_the_lobby_and_is_remembered(tabs: Tabs) -> None:
     """The lobby's ``lang-select`` set to ``fil`` changes the words of the UI (the
     create-room button), and the choice survives a reload; back to ``en``, it is English."""
@@ -79,7 +77,6 @@ def test_switching_to_filipino_changes_the_lobby_and_is_remembered(tabs: Tabs) -
     tabs.assert_clean()
 
 
-@pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no {CHROMIUM} (scripts/test installs it)")
 def test_the_phone_in_filipino_mid_game_and_the_board_keeps_its_own_language(
     live: Live, tabs: Tabs
 ) -> None:

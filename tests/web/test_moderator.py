@@ -4,12 +4,10 @@ decide."""
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.server.live import Live
 from tests.web.harness import (
-    CHROMIUM,
     FAST,
     Tabs,
     api_bots,
@@ -17,10 +15,6 @@ from tests.web.harness import (
     roles_of,
     tid,
     wait_for_game,
-)
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason=f"no {CHROMIUM} (scripts/test installs Debian's chromium)"
 )
 
 

@@ -7,13 +7,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
 from korapsyon.rules.roles import Role
+from korapsyon.selfplay import table
 from tests.server.live import Live
 from tests.web.harness import (
-    CHROMIUM,
     Tab,
     Tabs,
     api_room,
@@ -29,11 +28,7 @@ from tests.web.harness import (
     wait_for_game,
 )
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason=f"no {CHROMIUM} (scripts/test installs Debian's chromium)"
-)
-
-NAMES = ["Ana", "Ben", "Cris", "Dani", "Eli", "Fe", "Gil", "Hugo", "Ivy"]
+NAMES = table(9)
 
 
 def test_R70_every_role_has_the_same_night_screen_and_traffic(live: Live, tabs: Tabs) -> None:

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.server.live import free_port, running
 from tests.web.harness import (
-    CHROMIUM,
     Tabs,
     api_bots,
     api_room,
@@ -24,10 +22,6 @@ from tests.web.harness import (
     snapshot,
     wait_after_confirm,
     wait_for_game,
-)
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason=f"no {CHROMIUM} (scripts/test installs Debian's chromium)"
 )
 
 

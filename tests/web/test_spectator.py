@@ -3,15 +3,10 @@ no decisions, no posting; it sees the game through to the end screen."""
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.server.live import Live
-from tests.web.harness import CHROMIUM, Tabs, api_bots, api_room, api_start, tid
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason=f"no {CHROMIUM} (scripts/test installs Debian's chromium)"
-)
+from tests.web.harness import Tabs, api_bots, api_room, api_start, tid
 
 
 def test_a_spectator_sees_the_public_game_to_its_end(live: Live, tabs: Tabs) -> None:

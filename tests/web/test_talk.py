@@ -4,13 +4,12 @@ either."""
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
 
 from korapsyon.rules.roles import Role
+from korapsyon.selfplay import table
 from tests.server.live import Live
 from tests.web.harness import (
-    CHROMIUM,
     Tabs,
     api_room,
     api_seat,
@@ -24,11 +23,7 @@ from tests.web.harness import (
     wait_for_game,
 )
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason=f"no {CHROMIUM} (scripts/test installs Debian's chromium)"
-)
-
-NAMES = ["Ana", "Ben", "Cris", "Dani", "Eli", "Fe", "Gil", "Hugo", "Ivy"]
+NAMES = table(9)
 
 
 def test_R23_the_corrupt_channel_and_live_team_choices_stay_with_the_corrupt(

@@ -4,21 +4,15 @@ ending the step gives whoever has not decided the default."""
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
 
 from korapsyon.rules.steps import Step
 from tests.server.live import Live
 from tests.web.harness import (
-    CHROMIUM,
     Tabs,
     api_bots,
     api_start,
     wait_for_game,
-)
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason=f"no {CHROMIUM} (scripts/test installs Debian's chromium)"
 )
 
 

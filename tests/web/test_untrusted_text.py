@@ -4,12 +4,10 @@ creates no element, runs no script and opens no dialog, on the phones and on the
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.server.live import Live
 from tests.web.harness import (
-    CHROMIUM,
     Snapshot,
     Tab,
     Tabs,
@@ -19,10 +17,6 @@ from tests.web.harness import (
     option_values,
     play_turns,
     tid,
-)
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason=f"no {CHROMIUM} (scripts/test installs Debian's chromium)"
 )
 
 SVG = "<svg onload=alert(1)>"  # names are at most 24 characters

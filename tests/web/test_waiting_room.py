@@ -8,13 +8,11 @@ import time
 from collections import Counter
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
 from korapsyon.rules.roles import Role
 from tests.server.live import Live
 from tests.web.harness import (
-    CHROMIUM,
     WAIT_MS,
     Tab,
     Tabs,
@@ -22,10 +20,6 @@ from tests.web.harness import (
     roles_of,
     tid,
     wait_for_game,
-)
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason=f"no {CHROMIUM} (scripts/test installs Debian's chromium)"
 )
 
 
