@@ -98,13 +98,19 @@ def make_room(
         for name in players:
             ticket = http.post(f"/api/rooms/{code}/seats", json={"name": name}).json()
             tokens[ticket["name"]] = ticket["token"]
-        for _ in range(bots):
+    add_bots(live, code, host, bots)
+    return code, host, tokens
+
+
+def add_bots(live: Live, code: str, host: str, count: int) -> None:
+    """The host adds ``count`` heuristic bot seats."""
+    with live.http() as http:
+        for _ in range(count):
             http.post(
                 f"/api/rooms/{code}/bots",
                 json={"kind": "heuristic"},
                 headers={"authorization": f"Bearer {host}"},
             ).raise_for_status()
-    return code, host, tokens
 
 
 def start(live: Live, code: str, host: str) -> None:

@@ -263,23 +263,6 @@ def api_seat(live: Live, code: str, name: str) -> dict[str, Any]:
     return {"token": body["token"], "name": body["name"]}
 
 
-def api_bots(live: Live, code: str, host_token: str, count: int) -> None:
-    with live.http() as http:
-        for _ in range(count):
-            http.post(
-                f"/api/rooms/{code}/bots",
-                json={"kind": "heuristic"},
-                headers={"authorization": f"Bearer {host_token}"},
-            ).raise_for_status()
-
-
-def api_start(live: Live, code: str, host_token: str) -> None:
-    with live.http() as http:
-        http.post(
-            f"/api/rooms/{code}/start", headers={"authorization": f"Bearer {host_token}"}
-        ).raise_for_status()
-
-
 def wait_for_game(live: Live, code: str) -> Game:
     deadline = time.monotonic() + WAIT_MS / 1000
     while True:

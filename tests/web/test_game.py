@@ -7,14 +7,12 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from korapsyon.record import read_record, replay
-from tests.server.live import Live
+from tests.server.live import Live, add_bots, start
 from tests.web.harness import (
     FAST,
     Tabs,
-    api_bots,
     api_room,
     api_seat,
-    api_start,
     cautious,
     create_room,
     decide,
@@ -146,10 +144,10 @@ def test_a_reload_mid_game_keeps_the_seat_and_role(live: Live, tabs: Tabs) -> No
     come back (the token kept in localStorage) and the player can still act."""
     code, host_token = api_room(live)
     stored = api_seat(live, code, "Zenaida")
-    api_bots(live, code, host_token, 8)
+    add_bots(live, code, host_token, 8)
     phone = tabs.open("Zenaida", f"/play?room={code}", storage={f"korapsyon:{code}": stored})
     expect(phone.el("seat-list").locator(tid("seat-item"))).to_have_count(9)
-    api_start(live, code, host_token)
+    start(live, code, host_token)
     wait_for_game(live, code)
     role = roles_of(live.game(code))["Zenaida"].value
 

@@ -10,13 +10,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.server.live import Live
+from tests.server.live import Live, add_bots, start
 from tests.web.harness import (
     Tabs,
-    api_bots,
     api_room,
     api_seat,
-    api_start,
     cautious,
     confirm_button,
     decide,
@@ -86,9 +84,9 @@ def test_the_phone_in_filipino_mid_game_and_the_board_keeps_its_own_language(
     a reload keeps the phone in Filipino."""
     code, host_token = api_room(live)
     seat = api_seat(live, code, "Zenaida")
-    api_bots(live, code, host_token, 8)
+    add_bots(live, code, host_token, 8)
     phone = tabs.open("Zenaida", f"/play?room={code}", storage={f"korapsyon:{code}": seat})
-    api_start(live, code, host_token)
+    start(live, code, host_token)
     wait_for_game(live, code)
     expect(phone.el("night-screen")).to_be_visible()
     title = (phone.el("step-title").text_content() or "").strip()

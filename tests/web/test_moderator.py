@@ -6,12 +6,10 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.server.live import Live
+from tests.server.live import Live, add_bots, start
 from tests.web.harness import (
     FAST,
     Tabs,
-    api_bots,
-    api_start,
     roles_of,
     tid,
     wait_for_game,
@@ -28,14 +26,14 @@ def test_R71_the_grimoire_shows_every_role_and_the_secret_trackers(live: Live, t
         body = created.json()
     code, host_token = body["code"], body["host_token"]
     assert body["moderator_token"]
-    api_bots(live, code, host_token, 8)
+    add_bots(live, code, host_token, 8)
     stored = {"host_token": host_token, "moderator_token": body["moderator_token"]}
     with live.http() as http:  # one seat stays with a person, so the night waits for it
         ticket = http.post(f"/api/rooms/{code}/seats", json={"name": "Zenaida"}).json()
     grimoire = tabs.open(
         "moderator", f"/moderator?room={code}", phone=False, storage={f"korapsyon:{code}": stored}
     )
-    api_start(live, code, host_token)
+    start(live, code, host_token)
     wait_for_game(live, code)
     roles = roles_of(live.game(code))
     assert ticket["name"] == "Zenaida"

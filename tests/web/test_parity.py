@@ -11,13 +11,12 @@ from playwright.sync_api import expect
 
 from korapsyon.rules.roles import Role
 from korapsyon.selfplay import table
-from tests.server.live import Live
+from tests.server.live import Live, start
 from tests.web.harness import (
     Tab,
     Tabs,
     api_room,
     api_seat,
-    api_start,
     decide,
     hold,
     release,
@@ -47,7 +46,7 @@ def test_R70_every_role_has_the_same_night_screen_and_traffic(live: Live, tabs: 
         phones.append(tabs.open(name, f"/play?room={code}", storage={f"korapsyon:{code}": stored}))
     for phone in phones:
         expect(phone.el("seat-list").locator(tid("seat-item"))).to_have_count(9)
-    api_start(live, code, host_token)
+    start(live, code, host_token)
     wait_for_game(live, code)
     roles = roles_of(live.game(code))
     assert set(roles.values()) == set(Role)  # every role is on a phone

@@ -8,13 +8,11 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, expect
 
-from tests.server.live import free_port, running
+from tests.server.live import add_bots, free_port, running, start
 from tests.web.harness import (
     Tabs,
-    api_bots,
     api_room,
     api_seat,
-    api_start,
     cautious,
     decide,
     role_shown,
@@ -38,11 +36,11 @@ def test_a_phone_reconnects_to_its_seat_after_the_server_restarts(
         with running(db, port=port) as live:
             code, host_token = api_room(live)
             stored = api_seat(live, code, "Zenaida")
-            api_bots(live, code, host_token, 8)
+            add_bots(live, code, host_token, 8)
             phone = tabs.open(
                 "Zenaida", f"/play?room={code}", storage={f"korapsyon:{code}": stored}
             )
-            api_start(live, code, host_token)
+            start(live, code, host_token)
             wait_for_game(live, code)
             role = roles_of(live.game(code))["Zenaida"].value
             expect(phone.el("night-screen")).to_be_visible()

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.server.live import Live
-from tests.web.harness import Tabs, api_bots, api_room, api_start, tid
+from tests.server.live import Live, add_bots, start
+from tests.web.harness import Tabs, api_room, tid
 
 
 def test_a_spectator_sees_the_public_game_to_its_end(live: Live, tabs: Tabs) -> None:
@@ -15,12 +15,12 @@ def test_a_spectator_sees_the_public_game_to_its_end(live: Live, tabs: Tabs) -> 
     post, and the end screen with every role revealed (R-40)."""
     settings = {"bot_delay": [0.0, 0.02], "timers": True, "durations": {"discussion": 0.2}}
     code, host_token = api_room(live, settings)
-    api_bots(live, code, host_token, 9)
+    add_bots(live, code, host_token, 9)
     spectator = tabs.open("spectator", f"/play?room={code}&spectate=1")
     expect(spectator.el("seat-list").locator(tid("seat-item"))).to_have_count(9)
     expect(spectator.el("start-game")).to_have_count(0)
     expect(spectator.el("remove-seat")).to_have_count(0)
-    api_start(live, code, host_token)
+    start(live, code, host_token)
     expect(spectator.el("screen")).to_be_visible()
     expect(spectator.el("role-card")).to_have_count(0)
     expect(spectator.el("choice-panel")).to_have_count(0)

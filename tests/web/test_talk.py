@@ -8,12 +8,11 @@ from playwright.sync_api import expect
 
 from korapsyon.rules.roles import Role
 from korapsyon.selfplay import table
-from tests.server.live import Live
+from tests.server.live import Live, start
 from tests.web.harness import (
     Tabs,
     api_room,
     api_seat,
-    api_start,
     decide,
     hold,
     release,
@@ -35,7 +34,7 @@ def test_R23_the_corrupt_channel_and_live_team_choices_stay_with_the_corrupt(
     card (team choices) and on no other phone."""
     code, host_token = api_room(live)
     seats = {name: api_seat(live, code, name) for name in NAMES}
-    api_start(live, code, host_token)
+    start(live, code, host_token)
     wait_for_game(live, code)
     roles = roles_of(live.game(code))
     a, b = sorted(n for n, r in roles.items() if r is Role.CORRUPT_POLITICIAN)

@@ -7,11 +7,9 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from korapsyon.rules.steps import Step
-from tests.server.live import Live
+from tests.server.live import Live, add_bots, start
 from tests.web.harness import (
     Tabs,
-    api_bots,
-    api_start,
     wait_for_game,
 )
 
@@ -32,14 +30,14 @@ def test_R72_the_moderator_pauses_extends_and_ends_the_step(live: Live, tabs: Ta
         body = created.json()
         code, host_token = body["code"], body["host_token"]
         ticket = http.post(f"/api/rooms/{code}/seats", json={"name": "Zenaida"}).json()
-    api_bots(live, code, host_token, 8)
+    add_bots(live, code, host_token, 8)
     stored = {"host_token": host_token, "moderator_token": body["moderator_token"]}
     grimoire = tabs.open(
         "moderator", f"/moderator?room={code}", phone=False, storage={f"korapsyon:{code}": stored}
     )
     seat = {"token": ticket["token"], "name": ticket["name"]}
     phone = tabs.open("Zenaida", f"/play?room={code}", storage={f"korapsyon:{code}": seat})
-    api_start(live, code, host_token)
+    start(live, code, host_token)
     wait_for_game(live, code)
 
     clock = grimoire.el("board-timer")

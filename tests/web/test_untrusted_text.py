@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.server.live import Live
+from tests.server.live import Live, add_bots, start
 from tests.web.harness import (
     Snapshot,
     Tab,
     Tabs,
-    api_bots,
     api_room,
     join_by_link,
     option_values,
@@ -56,7 +55,7 @@ def test_html_names_and_chat_show_as_text(live: Live, tabs: Tabs) -> None:
     svg, img = tabs.open("svg"), tabs.open("img")
     join_by_link(svg, link, SVG, code)
     join_by_link(img, link, IMG, code)
-    api_bots(live, code, host_token, 7)
+    add_bots(live, code, host_token, 7)
     board = tabs.open("board", f"/board?room={code}", phone=False)
 
     for tab in (svg, img):
@@ -72,10 +71,7 @@ def test_html_names_and_chat_show_as_text(live: Live, tabs: Tabs) -> None:
         expect(board.el("seat-list")).to_contain_text(name)
     _assert_nothing_injected(board)
 
-    with live.http() as http:
-        http.post(
-            f"/api/rooms/{code}/start", headers={"authorization": f"Bearer {host_token}"}
-        ).raise_for_status()
+    start(live, code, host_token)
     names = {"svg": SVG, "img": IMG}
     play_turns(
         [svg, img],
