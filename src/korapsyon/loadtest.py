@@ -5,7 +5,7 @@ time, sends a random legal action from it; each room's host client closes the di
 The server runs in trace mode, so that every ``ack`` says which push of views included the
 action and every ``update`` which push it belongs to. An action's latency is measured from
 the moment it is sent until the last client it changed has received its new view (and its
-sender the ack). The server's memory is read from its process.
+sender the ack). The server's memory and CPU are read from its process.
 """
 
 from __future__ import annotations

@@ -358,12 +358,16 @@ def test_vote_counts_reach_the_waiting_not_those_deciding(
         start(live, code, host_token)
         await _quietly(live, code, clients)  # the Hidden Phase
         assert live.game(code).step is Step.STAND
-        first, second, deciding = (clients[name] for name in table(9)[:3])
-        for voter in (first, second):
-            answer = await voter.request({"type": "act", "action": {
-                "action": "stand", "player": table(9)[[first, second].index(voter)],
-                "stand": False}})  # fmt: skip
+        names = table(9)
+        first, deciding = clients[names[0]], clients[names[2]]
+
+        async def stand_down(name: str) -> None:
+            action = {"action": "stand", "player": name, "stand": False}
+            answer = await clients[name].request({"type": "act", "action": action})
             assert answer["type"] == "ack", answer
+
+        await stand_down(names[0])
+        await stand_down(names[1])
         while board.state is None or board.state["step"] != "stand" or cast(board) < 2:
             await board.until("update")
         while cast(first) < 2:
@@ -372,9 +376,8 @@ def test_vote_counts_reach_the_waiting_not_those_deciding(
         await deciding.until("pong")  # whatever was sent to it before has arrived
         assert deciding.state is not None and deciding.state["step"] == "stand"
         assert cast(deciding) == 0
-        answer = await deciding.request({"type": "act", "action": {
-            "action": "stand", "player": table(9)[2], "stand": False}})  # fmt: skip
-        assert answer["type"] == "ack" and cast(deciding) == 3
+        await stand_down(names[2])
+        assert cast(deciding) == 3
         await _close(board, *clients.values())
 
     with running(db_url) as live:
