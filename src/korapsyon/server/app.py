@@ -20,6 +20,7 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..collector import collect_young, hold_full_collections, release_full_collections
 from ..record import write_record
 from ..rules.actions import HOST
 from ..rules.errors import IllegalActionError, MalformedError
@@ -217,17 +218,12 @@ class Server:
 
 
 async def _collect_when_quiet(store: SqlStore) -> None:
-    """The garbage collector's policy for a server full of long-lived games.
-
-    Young objects are collected as usual: that is where reference cycles die (under load,
-    the older generations' collections find nothing left to free). A full collection walks
-    every object of every room and would stall every game for one to three seconds at
-    1,000 rooms, so it never runs on its own: it runs once the server has been quiet
-    (nothing written to the store) for QUIET_SECONDS."""
-    saved = gc.get_threshold()
+    """The garbage collector's policy (:mod:`korapsyon.collector`): young objects on a
+    clock, and a full collection only once the server has been quiet (nothing written to
+    the store) for QUIET_SECONDS; under load, full collections find nothing to free."""
     gc.collect()
-    gc.freeze()  # the games rebuilt at start-up live as long as their rooms
-    gc.set_threshold(saved[0], saved[1], NEVER)
+    saved = hold_full_collections()  # the games rebuilt at start-up live as their rooms
+    young = asyncio.get_running_loop().create_task(collect_young())
     seen = collected = store.writer.commits
     try:
         while True:
@@ -238,12 +234,11 @@ async def _collect_when_quiet(store: SqlStore) -> None:
                 collected = commits
             seen = commits
     finally:
-        gc.set_threshold(*saved)
-        gc.unfreeze()
+        young.cancel()
+        release_full_collections(saved)
 
 
 QUIET_SECONDS = 30.0
-NEVER = 2**30  # a threshold no count reaches
 
 
 # ---------------------------------------------------------------- the WebSocket
