@@ -2,8 +2,9 @@
 
 Each simulated player is a WebSocket client that reads its view and, after a random "think"
 time, sends a random legal action from it; each room's host client closes the discussions.
-The server runs in trace mode, so that every ``ack`` says which push of views included the
-action and every ``update`` which push it belongs to. An action's latency is measured from
+The server runs in trace mode, so that every ``update`` says which push of views it belongs
+to, and every ``ack`` which push included its action (an ack carried in an update: that
+update's push). An action's latency is measured from
 the moment it is sent until the last client it changed has received its new view (and its
 sender the ack). The server's memory and CPU are read from its process.
 """
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import os
 import random
 import resource
@@ -34,6 +34,8 @@ from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.uri import parse_uri
 
+from .collector import collect_young, hold_full_collections, release_full_collections
+
 
 class _Choice(msgspec.Struct):
     action: str
@@ -54,6 +56,10 @@ class _State(msgspec.Struct):
     you: _You | None = None
 
 
+class _Ack(msgspec.Struct):
+    id: int | None = None
+
+
 class _Incoming(msgspec.Struct):
     """Only what a simulated player reads of a message (the rest is skipped)."""
 
@@ -62,6 +68,7 @@ class _Incoming(msgspec.Struct):
     seq: int | None = None
     id: int | None = None
     pushed: int | None = None
+    acks: list[_Ack] = []
 
 
 _decode = msgspec.json.Decoder(_Incoming).decode
@@ -297,20 +304,25 @@ class _Client(asyncio.Protocol):
             self.state = message.state
             if message.seq is not None and stats.measuring:
                 self.room.pushes[message.seq] = now
+            for ack in message.acks:  # the acks of our actions this update shows
+                self._acked(ack.id, message.seq, now)
             if self.state is not None and self.state.status == "finished":
                 stats.finished.add(self.room.code)
         elif kind == "ack":
-            self.waiting = False
-            sent = stats.sent.pop((self.index, message.id or 0), None)
-            if sent is not None and stats.measuring:
-                pushed = -1 if message.pushed is None else message.pushed
-                stats.acks.append((self.room, pushed, sent, now))
+            self._acked(message.id, message.pushed, now)
         elif kind == "error":
             self.waiting = False
             stats.sent.pop((self.index, message.id or 0), None)
             if stats.measuring:
                 stats.errors += 1
         self.consider()
+
+    def _acked(self, ident: int | None, pushed: int | None, now: float) -> None:
+        stats = self.stats
+        self.waiting = False
+        sent = stats.sent.pop((self.index, ident or 0), None)
+        if sent is not None and stats.measuring:
+            stats.acks.append((self.room, -1 if pushed is None else pushed, sent, now))
 
     def consider(self) -> None:
         """After the think time, act if there is something to do."""
@@ -376,12 +388,11 @@ async def run(
                 await asyncio.gather(*(c.opened for c in clients[-500:]))
     await asyncio.gather(*(c.opened for c in clients))
     await asyncio.sleep(1.0)
-    # The clients' own pauses must not count as the server's latency: what exists now is
-    # kept out of the collector, and full collections (which would walk every client and
-    # every measurement so far, for as long as the server's once did) do not run.
-    gc.freeze()
-    young, middle, _ = gc.get_threshold()
-    gc.set_threshold(young, middle, 2**30)
+    # The clients' own pauses must not count as the server's latency: the generator keeps
+    # the server's collector policy (korapsyon.collector): no full collections (they would
+    # walk every client and every measurement so far), young objects on a clock.
+    saved = hold_full_collections()
+    young = loop.create_task(collect_young())
     process = psutil.Process(server_pid) if server_pid else None
     await _start_rooms(url, made)
     setup = time.perf_counter() - began
@@ -404,6 +415,8 @@ async def run(
     stats.stop = True
     for client in clients:
         client.close()
+    young.cancel()
+    release_full_collections(saved)
     latencies = []
     for room, pushed, sent, acked in stats.acks:
         seen = room.pushes.get(pushed, acked)

@@ -129,11 +129,16 @@ class Client:
     state: dict[str, Any] | None = None
     timeline: list[dict[str, Any]] = field(default_factory=list)
     next_id: int = 1
+    acks: list[dict[str, Any]] = field(default_factory=list)  # carried by the last update
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.ws.send(json.dumps(message))
 
     async def receive(self, timeout: float = 10) -> dict[str, Any]:
+        """The next message. The acks an update carries come next, one by one, as if they
+        had been sent alone after it."""
+        if self.acks:
+            return self.acks.pop(0)
         message: dict[str, Any] = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
         self.received.append(message)
         if message["type"] == "view":
@@ -141,6 +146,7 @@ class Client:
         elif message["type"] == "update":
             self.state = message["state"]
             self.timeline += message["timeline"]
+            self.acks = list(message.get("acks", []))
         return message
 
     async def until(self, kind: str, timeout: float = 10) -> dict[str, Any]:

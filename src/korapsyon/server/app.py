@@ -332,12 +332,7 @@ async def handle(room: Room, conn: Connection, data: str) -> None:
                     f"this connection acts for {conn.seat or 'no seat'}, not {action.player!r}",
                 )
             seq = await session.act(action)
-
-            def acknowledge() -> None:
-                pushed = session.committed - 1 if room.hub.trace else None
-                conn.send(p.Ack(message.id, seq, pushed))
-
-            session.after_push(acknowledge)
+            session.acknowledge(conn, message.id, seq)
         elif isinstance(message, p.Chat):
             refusal = session.chat_refusal(conn, message.channel)
             if refusal is not None:

@@ -4,7 +4,8 @@ One WebSocket per client (``/ws``). Every message is a JSON object with a ``type
 client opens with ``hello``; the server answers ``welcome``, then sends the lobby, the full
 view and the chat so far, and from then on an ``update`` whenever that client's view
 changes (the new state and only the new timeline entries). Each ``act``, ``chat`` and
-``timer`` message gets exactly one answer: ``ack`` or ``error`` with the same ``id``.
+``timer`` message gets exactly one answer: ``ack`` or ``error`` with the same ``id`` (an
+action's ack usually inside the ``update`` that shows the action to its sender).
 
 docs/PROTOCOL.md is generated from these types (``korapsyon.server.protocol.document``).
 """
@@ -17,7 +18,7 @@ import msgspec
 
 from ..rules.actions import Action
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_MESSAGE_BYTES = 16 * 1024
 MAX_CHAT_CHARS = 500
 
@@ -103,24 +104,27 @@ class View(_Message, frozen=True, tag="view"):
     now: float
 
 
+class Ack(_Message, frozen=True, tag="ack"):
+    """Your ``act``, ``chat`` or ``timer`` message was accepted and stored. For an action,
+    ``seq`` is its index in the game record. An action's ack usually comes inside the
+    ``update`` that shows it (``acks``), and otherwise on its own after that update."""
+
+    id: int
+    seq: int | None = None
+    pushed: int | None = None  # benchmarks only (server --trace): the views already pushed
+
+
 class Update(_Message, frozen=True, tag="update"):
     """Your view changed: the new state, the timeline entries added since your last view or
-    update, and the timer."""
+    update, and the timer. ``acks`` are the acks of your actions this update is the first
+    to show (settle them once the update is applied)."""
 
     state: dict[str, Any]
     timeline: list[dict[str, Any]]
     timer: dict[str, Any] | None
     now: float
+    acks: list[Ack] = []
     seq: int | None = None  # benchmarks only (server --trace): the last action it includes
-
-
-class Ack(_Message, frozen=True, tag="ack"):
-    """Your ``act``, ``chat`` or ``timer`` message was accepted and stored. For an action,
-    ``seq`` is its index in the game record."""
-
-    id: int
-    seq: int | None = None
-    pushed: int | None = None  # benchmarks only (server --trace): the views already pushed
 
 
 class Error(_Message, frozen=True, tag="error"):
@@ -162,6 +166,7 @@ def view_frame(  # noqa: PLR0917
     timer: dict[str, Any] | None,
     now: float,
     seq: int | None = None,
+    acks: list[Ack] | None = None,
 ) -> bytes:
     """A ``view`` or ``update`` message, assembled from the JSON of the view's shared part
     (encoded once for the whole room) and of the client's own part (two JSON objects with
@@ -171,6 +176,8 @@ def view_frame(  # noqa: PLR0917
         b',"timeline":', encode(timeline), b',"timer":', encode(timer),
         b',"now":', encode(now),
     ]  # fmt: skip
+    if acks:
+        parts += [b',"acks":', encode(acks)]
     if seq is not None:
         parts += [b',"seq":', encode(seq)]
     parts.append(b"}")

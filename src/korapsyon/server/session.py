@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -35,7 +35,7 @@ from ..rules.steps import Step
 from ..rules.views import ViewTracker
 from ..store.sql import ChatRow, StoreError, WriteLog
 from .connection import Connection
-from .protocol import ChatPosted, encode, view_frame
+from .protocol import Ack, ChatPosted, encode, view_frame
 
 if TYPE_CHECKING:
     from .room import Room
@@ -75,7 +75,7 @@ class GameSession:
         self.shared_core: dict[str, Any] = {}  # the same without the vote count
         self.flush_scheduled = False
         self.tasks: set[asyncio.Task[None]] = set()  # timer defaults and bot moves under way
-        self.waiting: list[Callable[[], None]] = []  # acks to send after the next push
+        self.waiting: list[tuple[Connection, int, int]] = []  # (conn, message id, seq) to ack
         self.finished_stored = game.is_over
         # timers
         self.step_serial = 0
@@ -139,13 +139,18 @@ class GameSession:
             self.push_scheduled = True
             self.loop.call_soon(self._push)
 
-    def after_push(self, callback: Callable[[], None]) -> None:
-        """Run ``callback`` once the views of what is committed have been pushed (an ack
-        goes out after the update it acknowledges)."""
+    def acknowledge(self, conn: Connection, message_id: int, seq: int) -> None:
+        """Ack ``conn``'s action ``seq`` once the views showing it are pushed: inside the
+        update that shows it to ``conn`` (one frame fewer), or alone right after the push
+        when ``conn``'s view did not change."""
         if self.push_scheduled or self.committed != len(self.game.actions):
-            self.waiting.append(callback)
+            self.waiting.append((conn, message_id, seq))
         else:
-            callback()
+            conn.send(Ack(message_id, seq, self._pushed()))
+
+    def _pushed(self) -> int | None:
+        """Trace mode (benchmarks): the last action whose views were pushed."""
+        return self.committed - 1 if self.room.hub.trace else None
 
     def _push(self, *, flush: bool = False) -> None:
         """Send every client whose view changed its update. A change of nothing but the
@@ -177,6 +182,11 @@ class GameSession:
         seq = self.committed - 1 if self.room.hub.trace and not flush else None
         behind = False
         deciding = game.waiting_for if flush else frozenset()
+        acks: dict[Connection, list[Ack]] = {}
+        if not flush:
+            for conn, message_id, action in self.waiting:
+                acks.setdefault(conn, []).append(Ack(message_id, action))
+            self.waiting = []
         for conn in self.room.connections:
             tracker = conn.tracker
             if tracker is None or conn.closed:
@@ -192,15 +202,19 @@ class GameSession:
                 continue  # nothing this client can see has changed (or only the count)
             conn.shared, conn.last_timer = shared, timer
             timeline = tracker.take_timeline()
-            conn.send_raw(view_frame(b"update", shared, conn.personal, timeline, timer, now, seq))
+            mine = acks.pop(conn, None) if acks else None
+            conn.send_raw(
+                view_frame(b"update", shared, conn.personal, timeline, timer, now, seq, mine)
+            )
         if behind and not self.flush_scheduled:
             self.flush_scheduled = True
             self.loop.call_later(PROGRESS_SECONDS, lambda: self._push(flush=True))
         if flush:
             return
-        waiting, self.waiting = self.waiting, []
-        for callback in waiting:
-            callback()
+        pushed = self._pushed()
+        for conn, alone in acks.items():  # their views did not change
+            for ack in alone:
+                conn.send(Ack(ack.id, ack.seq, pushed))
         self._feed_bots()
 
     def send_view(self, conn: Connection) -> None:

@@ -98,15 +98,23 @@ export class Link {
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.send({ type: 'ping' }).catch(() => {}), PING_SECONDS * 1000);
     } else if (['ack', 'pong'].includes(message.type) || (message.type === 'error' && message.id !== null)) {
-      const waiting = this.pending.get(message.id);
-      this.pending.delete(message.id);
-      if (waiting && message.type !== 'error') waiting.resolve(message);
-      else if (waiting) waiting.reject(Object.assign(new Error(message.message), { code: message.code }));
+      this.settle(message);
     } else if (message.type === 'error' && FATAL.has(message.code)) {
       this.stopped = true;
       this.onFatal(message);
     }
     this.onMessage(message);
+    // An update carries the acks of our actions it is the first to show: settle them
+    // once the update has been applied.
+    if (message.type === 'update' && message.acks) message.acks.forEach((ack) => this.settle(ack));
+  }
+
+  /** Resolve (ack, pong) or reject (error) the request with the answer's id. */
+  settle(answer) {
+    const waiting = this.pending.get(answer.id);
+    this.pending.delete(answer.id);
+    if (waiting && answer.type !== 'error') waiting.resolve(answer);
+    else if (waiting) waiting.reject(Object.assign(new Error(answer.message), { code: answer.code }));
   }
 
   closed(ws) {
