@@ -63,9 +63,18 @@ def serve(host: str, port: int, db: str | None, trace: bool, limit_messages: int
         port=port,
         ws_per_message_deflate=False,  # compression halves capacity and triples memory
         ws_max_size=64 * 1024,
+        # The server's own pings only find connections that died without a word (the web
+        # client pings every 20 s itself); uvicorn's default of one every 20 s cost 700
+        # pings and pongs a second at 14,000 connections.
+        ws_ping_interval=PING_SECONDS,
+        ws_ping_timeout=PONG_SECONDS,
         log_level="warning",
     )
     store.close()
+
+
+PING_SECONDS = 60.0
+PONG_SECONDS = 30.0  # a connection silent for a minute and a half is closed
 
 
 def reachable_address(host: str) -> str:
