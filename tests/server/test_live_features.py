@@ -307,6 +307,10 @@ def test_a_failing_store_refuses_actions_and_recovers(db_url: str) -> None:
         live.store.append_action = original  # type: ignore[method-assign]
         answer = await clients[name].request({"type": "act", "action": wire})
         assert answer["type"] == "ack" and answer["seq"] == 0
+        # protocol 2: the ack rode in the update that shows the sender their own action
+        carrier = clients[name].received[-1]
+        assert carrier["type"] == "update" and carrier["acks"] == [answer]
+        assert carrier["state"]["you"]["submitted"] is not None
         await _close(*clients.values())
 
     with running(db_url) as live:

@@ -184,8 +184,8 @@ class GameSession:
         deciding = game.waiting_for if flush else frozenset()
         acks: dict[Connection, list[Ack]] = {}
         if not flush:
-            for conn, message_id, action in self.waiting:
-                acks.setdefault(conn, []).append(Ack(message_id, action))
+            for conn, message_id, index in self.waiting:
+                acks.setdefault(conn, []).append(Ack(message_id, index))
             self.waiting = []
         for conn in self.room.connections:
             tracker = conn.tracker
