@@ -106,9 +106,12 @@ def build_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store.migrate()
         hub.restore()
-        collector = asyncio.get_running_loop().create_task(_collect_when_quiet(store))
+        loop = asyncio.get_running_loop()
+        collector = loop.create_task(_collect_when_quiet(store))
+        sweeper = loop.create_task(_evict_idle_rooms(hub))
         yield
         collector.cancel()
+        sweeper.cancel()
         store.flush()
 
     def handles(handler: Any) -> Any:
@@ -239,6 +242,19 @@ async def _collect_when_quiet(store: SqlStore) -> None:
 
 
 QUIET_SECONDS = 30.0
+
+
+async def _evict_idle_rooms(hub: Hub) -> None:
+    """Keep memory bounded by the rooms in use: every SWEEP_SECONDS, drop the rooms
+    nobody has used for IDLE_SECONDS (finished games and abandoned lobbies; the store
+    holds them, and they are rebuilt when asked for)."""
+    while True:
+        await asyncio.sleep(SWEEP_SECONDS)
+        hub.evict_idle(IDLE_SECONDS)
+
+
+SWEEP_SECONDS = 60.0
+IDLE_SECONDS = 600.0
 
 
 # ---------------------------------------------------------------- the WebSocket

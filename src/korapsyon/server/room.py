@@ -61,6 +61,10 @@ def stored_record(row: RoomRow) -> Record:
     return msgspec.convert({**row.setup, "actions": row.actions}, Record)
 
 
+def _is_code(code: str) -> bool:
+    return len(code) == CODE_LENGTH and all(letter in CODE_LETTERS for letter in code)
+
+
 def check_name(raw: str) -> str:
     """A seat name: 1-24 printable characters, trimmed; not starting with '@'."""
     name = " ".join(raw.split())
@@ -105,6 +109,7 @@ class Room:
         self.connections: list[Connection] = []
         self.outbox = Outbox()  # every message to this room's clients, in order
         self.session: GameSession | None = None
+        self.touched = time.monotonic()  # last asked for by a request or seen connected
 
     # ------------------------------------------------------------ lobby
     def join(self, raw_name: str) -> tuple[int, str]:
@@ -329,27 +334,53 @@ class Hub:
                 return code
 
     def room(self, code: str) -> Room:
-        room = self.rooms.get(code.upper())
+        """The room ``code``: in memory, or rebuilt from the store if it was evicted."""
+        code = code.upper()
+        room = self.rooms.get(code)
+        if room is None and _is_code(code):
+            row = self.store.load_room(code)
+            room = None if row is None else self._rebuild(row)
         if room is None:
             raise LobbyError("no_room", f"there is no room {code!r}", 404)
+        room.touched = time.monotonic()
         return room
 
     def restore(self) -> int:
         """Rebuild every unfinished room from the store; returns how many."""
         rows = self.store.load_rooms()
         for row in rows:
-            settings = msgspec.convert(row.settings, RoomSettings)
-            room = Room(
-                self,
-                row.code,
-                settings=settings,
-                host_token=row.host_token,
-                moderator_token=row.moderator_token,
-                created_at=row.created_at,
-            )
-            room.restore(row)
-            self.rooms[row.code] = room
+            self._rebuild(row)
         return len(rows)
+
+    def _rebuild(self, row: RoomRow) -> Room:
+        settings = msgspec.convert(row.settings, RoomSettings)
+        room = Room(
+            self,
+            row.code,
+            settings=settings,
+            host_token=row.host_token,
+            moderator_token=row.moderator_token,
+            created_at=row.created_at,
+        )
+        room.restore(row)
+        self.rooms[row.code] = room
+        return room
+
+    def evict_idle(self, idle_seconds: float) -> int:
+        """Drop from memory the rooms not playing (in the lobby, or finished) that nobody
+        has been connected to or asked for in ``idle_seconds``; their state is all in the
+        store, and :meth:`room` rebuilds one when it is asked for again. Returns how many
+        rooms were dropped. A game in play is never dropped: its timers and bots run."""
+        now = time.monotonic()
+        idle = []
+        for code, room in self.rooms.items():
+            if room.connections:
+                room.touched = now
+            elif room.status != "playing" and now - room.touched >= idle_seconds:
+                idle.append(code)
+        for code in idle:
+            del self.rooms[code]
+        return len(idle)
 
     def record(self, code: str) -> Record | None:
         """A finished game's record (from memory, or from the store)."""
