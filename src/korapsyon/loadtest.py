@@ -87,12 +87,31 @@ class LoadResult:
     actions: int
     errors: int
     latencies_ms: list[float]
-    memory_start_mb: float
-    memory_end_mb: float
-    finished_games: int
+    memory_samples: list[tuple[float, float]]  # (seconds into the measurement, server MB)
+    finished_games: int  # and replaced by new rooms
     setup_seconds: float
     server_cpu: float = float("nan")  # share of one core the server used while measured
     client_cpu: float = float("nan")  # the same for this load generator
+
+    @property
+    def memory_start_mb(self) -> float:
+        return self.memory_samples[0][1]
+
+    @property
+    def memory_end_mb(self) -> float:
+        return self.memory_samples[-1][1]
+
+    @property
+    def memory_peak_mb(self) -> float:
+        return max(mb for _, mb in self.memory_samples)
+
+    @property
+    def memory_growth_mb(self) -> float:
+        """How much more the server held at the end than at the half-way point: what a
+        leak would show (the first half includes the rooms' games warming their caches)."""
+        half = self.memory_samples[-1][0] / 2
+        middle = min(self.memory_samples, key=lambda sample: abs(sample[0] - half))
+        return self.memory_end_mb - middle[1]
 
     @property
     def actions_per_second(self) -> float:
@@ -115,7 +134,8 @@ class LoadResult:
                 f"p90 {self.percentile(90):.1f} ms, p99 {self.percentile(99):.1f} ms, "
                 f"max {max(self.latencies_ms, default=float('nan')):.1f} ms",
                 f"server memory: {self.memory_start_mb:.0f} MB connected, "
-                f"{self.memory_end_mb:.0f} MB at the end "
+                f"{self.memory_end_mb:.0f} MB at the end, peak {self.memory_peak_mb:.0f} MB, "
+                f"{self.memory_growth_mb:+.0f} MB over the second half "
                 f"({(self.memory_end_mb * 1024) / max(1, self.connections):.0f} KB a connection)",
                 f"cpu: server {self.server_cpu:.0%} of a core, load generator "
                 f"{self.client_cpu:.0%}",
@@ -129,6 +149,7 @@ class _Room:
     host: str
     tokens: dict[str, str]
     pushes: dict[int, float] = field(default_factory=dict)  # push seq -> last update received
+    clients: list[_Client] = field(default_factory=list)
 
 
 @dataclass
@@ -139,6 +160,7 @@ class _Stats:
     acks: list[tuple[_Room, int, float, float]] = field(default_factory=list)
     errors: int = 0
     finished: set[str] = field(default_factory=set)
+    on_finish: Callable[[_Room], None] = lambda room: None
 
 
 def raise_file_limit() -> None:
@@ -182,33 +204,21 @@ def spawned_server(db: str | None = None) -> Any:
             process.wait(timeout=30)
 
 
-async def _make_rooms(url: str, rooms: int, players: int) -> list[_Room]:
+async def _new_room(http: httpx.AsyncClient, players: int) -> _Room:
     from .selfplay import table
 
-    limits = httpx.Limits(max_connections=50)
-    made: list[_Room] = []
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
-
-        async def one() -> _Room:
-            body = {"settings": {"timers": False}}
-            created = (await http.post("/api/rooms", json=body)).json()
-            code = created["code"]
-            tokens = {}
-            for name in table(players):
-                ticket = (await http.post(f"/api/rooms/{code}/seats", json={"name": name})).json()
-                tokens[name] = ticket["token"]
-            return _Room(code, created["host_token"], tokens)
-
-        for start in range(0, rooms, 50):
-            made += await asyncio.gather(*(one() for _ in range(min(50, rooms - start))))
-    return made
+    created = (await http.post("/api/rooms", json={"settings": {"timers": False}})).json()
+    code = created["code"]
+    tokens = {}
+    for name in table(players):
+        ticket = (await http.post(f"/api/rooms/{code}/seats", json={"name": name})).json()
+        tokens[name] = ticket["token"]
+    return _Room(code, created["host_token"], tokens)
 
 
-async def _start_rooms(url: str, rooms: list[_Room]) -> None:
-    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
-        for room in rooms:
-            headers = {"authorization": f"Bearer {room.host}"}
-            (await http.post(f"/api/rooms/{room.code}/start", headers=headers)).raise_for_status()
+async def _start_room(http: httpx.AsyncClient, room: _Room) -> None:
+    headers = {"authorization": f"Bearer {room.host}"}
+    (await http.post(f"/api/rooms/{room.code}/start", headers=headers)).raise_for_status()
 
 
 def _choose(state: _State, rng: random.Random) -> dict[str, Any] | None:
@@ -306,8 +316,13 @@ class _Client(asyncio.Protocol):
                 self.room.pushes[message.seq] = now
             for ack in message.acks:  # the acks of our actions this update shows
                 self._acked(ack.id, message.seq, now)
-            if self.state is not None and self.state.status == "finished":
+            if (
+                self.state is not None
+                and self.state.status == "finished"
+                and self.room.code not in stats.finished
+            ):
                 stats.finished.add(self.room.code)
+                stats.on_finish(self.room)
         elif kind == "ack":
             self._acked(message.id, message.pushed, now)
         elif kind == "error":
@@ -366,26 +381,35 @@ async def run(
     server_pid: int | None = None,
     seed: int = 0,
 ) -> LoadResult:
-    """Fill ``rooms`` rooms, play for ``warmup`` + ``seconds`` seconds, measure the latter."""
+    """Fill ``rooms`` rooms, play for ``warmup`` + ``seconds`` seconds, measure the latter.
+    A room whose game finishes is replaced by a new one, so the load stays the same however
+    long the run (and the server's memory is seen over rooms coming and going)."""
     raise_file_limit()
     began = time.perf_counter()
-    made = await _make_rooms(url, rooms, players)
     ws_url = url.replace("http://", "ws://") + "/ws"
     host, _, port = url.removeprefix("http://").partition(":")
     stats = _Stats()
     rng = random.Random(seed)
     loop = asyncio.get_running_loop()
     clients: list[_Client] = []
-    index = 0
-    for room in made:
+    http = httpx.AsyncClient(base_url=url, timeout=60, limits=httpx.Limits(max_connections=50))
+
+    async def connect(room: _Room) -> None:
         hellos = [{"token": t} for t in room.tokens.values()] + [{"host_token": room.host}]
         for hello in hellos:
-            index += 1
+            index = len(clients) + 1
             client = _Client(ws_url, room, hello, index, stats, think, random.Random(rng.random()))
             await loop.create_connection(_factory(client), host, int(port))
             clients.append(client)
-            if index % 500 == 0:
-                await asyncio.gather(*(c.opened for c in clients[-500:]))
+            room.clients.append(client)
+
+    made: list[_Room] = []
+    for first in range(0, rooms, 50):
+        made += await asyncio.gather(*(_new_room(http, players) for _ in range(first, rooms)[:50]))
+    for room in made:
+        await connect(room)
+        if len(clients) % 500 < players + 1:
+            await asyncio.gather(*(c.opened for c in clients[-500:]))
     await asyncio.gather(*(c.opened for c in clients))
     await asyncio.sleep(1.0)
     # The clients' own pauses must not count as the server's latency: the generator keeps
@@ -394,27 +418,55 @@ async def run(
     saved = hold_full_collections()
     young = loop.create_task(collect_young())
     process = psutil.Process(server_pid) if server_pid else None
-    await _start_rooms(url, made)
+    for room in made:
+        await _start_room(http, room)
     setup = time.perf_counter() - began
     for client in clients:
         client.live = True
         client.consider()
+
+    replacing: set[asyncio.Task[None]] = set()
+
+    async def replace(old: _Room) -> None:
+        for client in old.clients:
+            client.close()
+        room = await _new_room(http, players)
+        await connect(room)
+        await asyncio.gather(*(c.opened for c in room.clients))
+        await _start_room(http, room)
+        for client in room.clients:
+            client.live = True
+            client.consider()
+
+    def on_finish(room: _Room) -> None:
+        if not stats.stop:
+            task = loop.create_task(replace(room))
+            replacing.add(task)
+            task.add_done_callback(replacing.discard)
+
+    stats.on_finish = on_finish
     await asyncio.sleep(warmup)
-    memory_start = process.memory_info().rss / 2**20 if process else float("nan")
+    memory_start = _rss(process)
     me = psutil.Process()
     cpu_start = _cpu(process), _cpu(me)
     stats.measuring = True
     started = time.perf_counter()
-    await asyncio.sleep(seconds)
+    samples = [(0.0, memory_start)]
+    every = max(1.0, seconds / 60)
+    while (left := seconds - (time.perf_counter() - started)) > 0:
+        await asyncio.sleep(min(every, left))
+        samples.append((time.perf_counter() - started, _rss(process)))
     stats.measuring = False
     elapsed = time.perf_counter() - started
     server_cpu = (_cpu(process) - cpu_start[0]) / elapsed
     client_cpu = (_cpu(me) - cpu_start[1]) / elapsed
-    memory_end = process.memory_info().rss / 2**20 if process else float("nan")
     await asyncio.sleep(0.5)  # the last updates of measured actions
     stats.stop = True
+    for task in list(replacing):
+        task.cancel()
     for client in clients:
         client.close()
+    await http.aclose()
     young.cancel()
     release_full_collections(saved)
     latencies = []
@@ -423,18 +475,22 @@ async def run(
         latencies.append((max(seen, acked) - sent) * 1000)
     return LoadResult(
         rooms=rooms,
-        connections=index,
+        connections=rooms * (players + 1),
         seconds=elapsed,
         actions=len(stats.acks),
         errors=stats.errors,
         latencies_ms=latencies,
-        memory_start_mb=memory_start,
-        memory_end_mb=memory_end,
+        memory_samples=samples,
         finished_games=len(stats.finished),
         setup_seconds=setup,
         server_cpu=server_cpu,
         client_cpu=client_cpu,
     )
+
+
+def _rss(process: psutil.Process | None) -> float:
+    """A process's resident memory in MB."""
+    return process.memory_info().rss / 2**20 if process else float("nan")
 
 
 def _cpu(process: psutil.Process | None) -> float:
@@ -454,6 +510,9 @@ def summary(result: LoadResult) -> dict[str, Any]:
         "p99_ms": round(result.percentile(99), 2),
         "errors": result.errors,
         "memory_mb": round(result.memory_end_mb, 1),
+        "memory_peak_mb": round(result.memory_peak_mb, 1),
+        "memory_growth_mb": round(result.memory_growth_mb, 1),
+        "finished_games": result.finished_games,
         "server_cpu": round(result.server_cpu, 3),
         "mean_ms": round(statistics.fmean(result.latencies_ms), 2) if result.latencies_ms else None,
         "cpus": os.cpu_count(),

@@ -11,10 +11,10 @@ from click.testing import CliRunner
 from korapsyon.cli import main
 
 
-def test_loadtest_plays_rooms_and_reports_its_figures() -> None:
+def test_loadtest_plays_rooms_replaces_finished_ones_and_reports_its_figures() -> None:
     result = CliRunner().invoke(
         main,
-        ["loadtest", "--rooms", "2", "--seconds", "3", "--warmup", "1", "--think", "0.05",
+        ["loadtest", "--rooms", "2", "--seconds", "5", "--warmup", "1", "--think", "0.01",
          "--json"],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
@@ -26,5 +26,9 @@ def test_loadtest_plays_rooms_and_reports_its_figures() -> None:
     assert figures["actions_per_second"] > 0
     assert 0 < figures["p50_ms"] <= figures["p99_ms"]
     assert figures["memory_mb"] > 0
+    assert figures["memory_peak_mb"] >= figures["memory_mb"]
+    # Quick players finish games within seconds; each finished room is replaced by a new
+    # one, so the offered load holds however long the run.
+    assert figures["finished_games"] >= 1
     assert figures["server_cpu"] > 0
     assert any(line.startswith("latency (send -> every changed view received)") for line in lines)
