@@ -132,6 +132,14 @@ class Gone(Exception):
     """The connection to the server was lost (or the server did not answer)."""
 
 
+class HelloRefused(Exception):
+    """The server refused a client's hello (``code``: the error's code)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"hello refused: {code}: {message}")
+        self.code = code
+
+
 _LOST = (OSError, WebSocketException, TimeoutError, Gone)
 
 
@@ -199,7 +207,7 @@ async def open_client(ws_url: str, hello: dict[str, Any]) -> Client:
         while True:
             message = await client._read()
             if message["type"] == "error":
-                raise RuntimeError(f"hello refused: {message['code']}: {message['message']}")
+                raise HelloRefused(message["code"], message["message"])
             if message["type"] == "view":
                 return client
     except BaseException:
@@ -228,11 +236,13 @@ class Tally:
 
     acked: list[tuple[int, Action]] = field(default_factory=list)  # (record index, action)
     refused: int = 0  # store_unavailable answers
+    refusals: set[str] = field(default_factory=set)  # their messages
     reconnects: int = 0
     problems: list[str] = field(default_factory=list)
     finished: bool = False
     connected: bool = False  # its clients are connected (and may still read acks)
     verified: int = 0  # acks found in the store after a kill
+    ended_unseen: bool = False  # it ended just before a kill: no client saw the end
 
 
 async def play_room(
@@ -257,6 +267,13 @@ async def play_room(
                 except _LOST:
                     await asyncio.sleep(0.05)
                     continue
+                except HelloRefused as exc:
+                    # A game whose end was stored just before a kill is not reopened at
+                    # the restart (finished rooms are not restored): its record says so.
+                    if exc.code == "no_room" and await _finished(ws_url(), plan.code):
+                        tally.finished = tally.ended_unseen = True
+                        return
+                    raise
                 tally.connected = True
             try:
                 states = {name: clients[name].state or {} for name in players}
@@ -276,13 +293,14 @@ async def play_room(
                     )
                     return
                 tally.refused += 1
+                tally.refusals.add(answer["message"])
                 await _sync(clients)
                 after = {name: clients[name].state or {} for name in players}
-                changed = [n for n in players if _settled(after[n]) != _settled(states[n])]
-                if changed:
+                changed = {name: _changes(states[name], after[name]) for name in players}
+                if any(changed.values()):
                     tally.problems.append(
-                        f"{plan.code}: {action} was refused (store_unavailable) but the views "
-                        f"of {changed} changed"
+                        f"{plan.code}: {action} was refused (store_unavailable) but views "
+                        f"changed: {changed}"
                     )
                     return
                 await asyncio.sleep(retry_seconds)
@@ -297,9 +315,25 @@ async def play_room(
         await _close_all(clients)
 
 
-def _settled(state: State) -> dict[str, Any]:
-    """A state without what may change with nothing taken (the timer, the vote count)."""
-    return {k: v for k, v in state.items() if k not in ("timer", "now")}
+async def _finished(ws_url: str, code: str) -> bool:
+    base = ws_url.replace("ws://", "http://").removesuffix("/ws")
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        response = await http.get(f"/api/rooms/{code}/record")
+    return response.status_code == 200
+
+
+def _changes(before: State, after: State) -> list[str]:
+    """The keys of a view that differ, leaving out the vote count (``ballot.cast``): a
+    count alone reaches those who are not deciding only every few seconds, so a view may
+    show an older count until its next whole view."""
+    keys = {*before, *after} - {"timer", "now"}
+    return sorted(k for k in keys if _uncounted(before.get(k)) != _uncounted(after.get(k)))
+
+
+def _uncounted(value: Any) -> Any:
+    if isinstance(value, dict) and "cast" in value and "voters" in value:
+        return {k: v for k, v in value.items() if k != "cast"}
+    return value
 
 
 async def _open_all(ws_url: str, plan: Plan) -> dict[str, Client]:
@@ -463,6 +497,7 @@ class CrashResult:
     unfinished: int = 0
     refused: int = 0  # store_unavailable answers
     reconnects: int = 0
+    ended_unseen: int = 0  # games that ended just before a kill (not reopened after it)
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
 
@@ -481,6 +516,8 @@ class CrashResult:
             "(the final records)",
             f"records unlike the uninterrupted game {self.different}, unfinished games "
             f"{self.unfinished}, store_unavailable refusals {self.refused}",
+            f"games that ended just before a kill (their end seen only in the record) "
+            f"{self.ended_unseen}",
             "OK: nothing acknowledged was lost" if self.ok else "FAILED",
         ]
         return "\n".join(lines + [f"  problem: {p}" for p in self.problems[:20]])
@@ -552,6 +589,7 @@ async def _run(
             result.acknowledged += len(tally.acked)
             result.refused += tally.refused
             result.reconnects += tally.reconnects
+            result.ended_unseen += tally.ended_unseen
             result.problems += tally.problems
             if not tally.finished:
                 result.unfinished += 1
