@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from sqlalchemy import create_engine, func, select
@@ -57,6 +57,7 @@ async def break_and_mend(
     after: int = 30,
     refusals: int = 5,
     seed: int = 1,
+    while_broken: Callable[[], Awaitable[None]] | None = None,
 ) -> FaultRun:
     """Play a 9-seat game with the crash test's deterministic clients; after ``after`` acks
     break the store, wait for ``refusals`` store_unavailable answers (each checked by the
@@ -83,6 +84,8 @@ async def break_and_mend(
     await until(lambda: len(live.game(code).actions) <= acked_at_stop, "the rollback")
     memory = len(live.game(code).actions)
     refused = tally.refused
+    if while_broken is not None:
+        await while_broken()
     await asyncio.to_thread(mend_store)
     # nothing could be written meanwhile: the database holds what it held while broken
     stored = await asyncio.to_thread(stored_actions, url, code)

@@ -19,6 +19,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from korapsyon.crashtest import free_port
@@ -79,7 +80,23 @@ def cluster() -> Iterator[Cluster]:
 
 def test_a_lost_postgresql_and_its_return(cluster: Cluster) -> None:
     with running(cluster.url) as live:
+
+        async def reads_say_so() -> None:
+            """A read that needs the database answers 503 store_unavailable, not 500."""
+            async with httpx.AsyncClient(base_url=live.url, timeout=30) as http:
+                response = await http.get("/api/rooms/ZZZZZ/record")
+            assert response.status_code == 503
+            error = response.json()["error"]
+            assert error == {"code": "store_unavailable", "message": error["message"]}
+            assert error["message"] == "the database cannot be reached"
+
         run = asyncio.run(
-            break_and_mend(live, cluster.url, break_store=cluster.stop, mend_store=cluster.start)
+            break_and_mend(
+                live,
+                cluster.url,
+                break_store=cluster.stop,
+                mend_store=cluster.start,
+                while_broken=reads_say_so,
+            )
         )
         asyncio.run(check_finished(live, cluster.url, run, "cannot be reached"))
