@@ -577,7 +577,10 @@ async def _run(
             await asyncio.sleep(rng.uniform(0, 0.015))  # anywhere: mid-write, mid-push...
             await _kill(server, result, plans, tallies)
             await server.start()
-        await asyncio.gather(*games)
+        outcomes = await asyncio.gather(*games, return_exceptions=True)
+        for plan, outcome in zip(plans, outcomes, strict=True):
+            if isinstance(outcome, BaseException):
+                result.problems.append(f"{plan.code}: the players failed: {outcome!r}")
     finally:
         for game in games:
             game.cancel()
