@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from .bench import bench
+from .crashtest import crashtest
 from .loadtest import loadtest
 from .play import play
 from .protocol import protocol
@@ -26,3 +27,4 @@ main.add_command(simulate)
 main.add_command(serve)
 main.add_command(protocol)
 main.add_command(loadtest)
+main.add_command(crashtest)

@@ -8,7 +8,15 @@ Invariants:
    durable when its future resolves; the server acknowledges nothing before that.
 2. If a group fails, each of its writes is retried alone, so one bad write cannot sink the
    others; a write that still fails resolves its future with the error.
-3. Reads (at start-up, and a finished game's record) use their own short connections.
+3. A failure is told to the server in a few plain words (:func:`describe`: the disk is
+   full, the database cannot be reached...), never with SQL, parameters or addresses;
+   the details go to the log, once when the store starts failing and once when it works
+   again. A lost connection is opened again by the next write.
+4. Appending an action is idempotent: if the row is already there with the same data (a
+   commit whose answer was lost with the connection, then the same action sent again),
+   the append succeeds; a different action at that index is refused, never overwritten.
+5. Reads (at start-up, and a finished game's record) use their own short connections;
+   their failures are :class:`StoreError` too.
 """
 
 from __future__ import annotations
@@ -16,10 +24,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,15 +37,36 @@ from typing import Any
 import msgspec
 from sqlalchemy import Connection, Table, create_engine, delete, event, insert, select, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.pool import NullPool
 
 from . import schema
 
 Op = Callable[[Connection], Any]
 
+log = logging.getLogger(__name__)
+
 
 class StoreError(RuntimeError):
     """The store could not do what was asked (the database refused or is gone)."""
+
+
+def describe(error: BaseException) -> str:
+    """What went wrong, in a few words fit for a player's screen: no SQL, no parameters,
+    no host names or ports."""
+    if isinstance(error, StoreError):
+        return str(error)
+    original = error.orig if isinstance(error, DBAPIError) else error
+    text = str(original).lower()
+    if "full" in text or "no space" in text or "quota" in text:
+        return "the database's disk is full"
+    if (isinstance(error, DBAPIError) and error.connection_invalidated) or any(
+        word in text for word in ("connect", "terminat", "shutdown", "closed")
+    ):
+        return "the database cannot be reached"
+    if "locked" in text or "busy" in text:
+        return "the database is busy"
+    return f"the database refused the write ({type(original).__name__})"
 
 
 @dataclass
@@ -93,6 +123,7 @@ class Insert:
     values: dict[str, Any]
     guard: Callable[[], None] | None = None
     on_error: Callable[[], None] | None = None
+    stored: Callable[[Connection], bool] | None = None  # is this very row already there?
 
 
 Write = Op | Insert
@@ -111,6 +142,7 @@ class Writer:
         self.queue: queue.SimpleQueue[tuple[Write, Any] | None] = queue.SimpleQueue()
         self.thread = threading.Thread(target=self._run, name="korapsyon-writer", daemon=True)
         self.commits = 0
+        self.failing = False  # the last write failed (logged once, until one succeeds)
         self.conn: Connection | None = None
         self.thread.start()
 
@@ -176,14 +208,44 @@ class Writer:
                     with conn.begin():
                         ((exc, result),) = _apply(conn, [write])
                 except Exception as error:
-                    if isinstance(write, Insert) and write.on_error is not None:
-                        write.on_error()
-                    exc, result = StoreError(f"the store refused a write: {error}"), None
-                    self.conn = (
-                        None if self.conn is not None and self.conn.invalidated else self.conn
-                    )
+                    self._forget_broken()
+                    if self._already_stored(write):
+                        exc, result = None, None
+                    else:
+                        if isinstance(write, Insert) and write.on_error is not None:
+                            write.on_error()
+                        exc, result = StoreError(describe(error)), None
+                        self._failed(error)
                 outcomes.append((sink, exc, result))
+        if self.failing and any(exc is None for _, exc, _ in outcomes):
+            self.failing = False
+            log.warning("the store works again")
         _settle(outcomes)
+
+    def _forget_broken(self) -> None:
+        """Drop a connection that was lost: the next write opens a new one."""
+        if self.conn is not None and self.conn.invalidated:
+            with contextlib.suppress(Exception):
+                self.conn.close()
+            self.conn = None
+
+    def _already_stored(self, write: Write) -> bool:
+        """Whether a failed insert's row is in the database after all, exactly as it
+        would have written it (see invariant 4)."""
+        if not isinstance(write, Insert) or write.stored is None:
+            return False
+        try:
+            conn = self._connection()
+            with conn.begin():
+                return write.stored(conn)
+        except Exception:
+            self._forget_broken()
+            return False
+
+    def _failed(self, error: BaseException) -> None:
+        if not self.failing:
+            self.failing = True
+            log.warning("the store fails: %s", error)
 
 
 def _apply(conn: Connection, writes: list[Write]) -> list[tuple[BaseException | None, Any]]:
@@ -329,9 +391,18 @@ class SqlStore:
     ) -> asyncio.Future[Any]:
         """Append one action to a game's record (awaitable on the running loop). With a
         ``log``, a failed write fails every later one of the same generation."""
-        values = {"room": code, "seq": seq, "data": _json(data), "at": at}
+        encoded = _json(data)
+        values = {"room": code, "seq": seq, "data": encoded, "at": at}
+        table = schema.actions
+
+        def stored(conn: Connection) -> bool:
+            row = conn.execute(
+                select(table.c.data).where(table.c.room == code, table.c.seq == seq)
+            ).first()
+            return row is not None and json.loads(row.data) == json.loads(encoded)
+
         if log is None:
-            return self.writer.submit_async(Insert(schema.actions, values))
+            return self.writer.submit_async(Insert(table, values, stored=stored))
         generation = log.generation
 
         def guard() -> None:
@@ -341,7 +412,7 @@ class SqlStore:
         def failed() -> None:
             log.failed = max(log.failed, generation)
 
-        return self.writer.submit_async(Insert(schema.actions, values, guard, failed))
+        return self.writer.submit_async(Insert(table, values, guard, failed, stored))
 
     def append_chat(self, code: str, chat: ChatRow) -> Future[Any]:
         values = {"room": code, **chat.__dict__}
@@ -374,7 +445,7 @@ class SqlStore:
     # ------------------------------------------------------------ reads
     def load_rooms(self, *, finished: bool = False) -> list[RoomRow]:
         """Every room still in the lobby or playing (and finished ones if asked)."""
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             query = select(schema.rooms)
             if not finished:
                 query = query.where(schema.rooms.c.status != "finished")
@@ -384,13 +455,21 @@ class SqlStore:
         return rooms
 
     def load_room(self, code: str) -> RoomRow | None:
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             row = conn.execute(select(schema.rooms).where(schema.rooms.c.code == code)).first()
             if row is None:
                 return None
             room = _room(row)
             self._fill(conn, room)
             return room
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[Connection]:
+        try:
+            with self.engine.connect() as conn:
+                yield conn
+        except SQLAlchemyError as error:
+            raise StoreError(describe(error)) from error
 
     def _fill(self, conn: Connection, room: RoomRow) -> None:
         code = room.code

@@ -1,0 +1,1 @@
+"""Tests that attack the running system: crashes, store faults, bad input, leaks."""
