@@ -1,7 +1,8 @@
-"""One client's connection: who it is, what it has been sent, and its own send queue.
+"""One client's connection: who it is, what it has been sent, and the room's send queue;
+and the server's abuse limits (:class:`Limits`).
 
-Messages to a client go through its queue and one sender task, so they arrive in order and a
-slow client never holds up the room; a client whose queue overflows is disconnected.
+Messages to a room's clients go through one queue and one sender task, so each client gets
+them in order.
 """
 
 from __future__ import annotations
@@ -42,12 +43,28 @@ class RateLimit:
 
 @dataclass(frozen=True)
 class Limits:
-    """Abuse limits per connection: messages of any kind, and chat posts."""
+    """The server's abuse limits (``korapsyon serve --limit-...``; docs/RELIABILITY.md).
+
+    Per connection: messages of any kind and chat posts in a window; a connection that goes
+    on sending after it is refused (``flood`` times its message limit in one window) is
+    closed. Per request: the body's size. Per client address: lobby API requests in a
+    window, rooms created in a window, WebSockets open at once; a count of 0 turns that
+    per-address limit off (benchmarks from one address). Loopback is not exempt: behind a
+    reverse proxy every client would be 127.0.0.1 (uvicorn reads X-Forwarded-For from a
+    proxy on this machine, so the proxy must set it).
+    """
 
     messages: int = 20
     messages_seconds: float = 1.0
     chats: int = 5
     chats_seconds: float = 10.0
+    flood: int = 5
+    body_bytes: int = 16 * 1024
+    requests: int = 300
+    requests_seconds: float = 60.0
+    rooms: int = 30
+    rooms_seconds: float = 3600.0
+    sockets: int = 200
 
 
 class Outbox:
@@ -111,7 +128,10 @@ class Connection:
         self.closed = False  # no more messages will be sent
         self.broken = False  # sending failed: the client is gone
         self.messages = RateLimit(limits.messages, limits.messages_seconds)
+        self.refusals = RateLimit(limits.messages * limits.flood, limits.messages_seconds)
         self.chat = RateLimit(limits.chats, limits.chats_seconds)
+        self.reason = ""  # why the server closed it (the close frame's reason)
+        self.code = 1000
 
     @property
     def viewer(self) -> str | None:
@@ -128,12 +148,14 @@ class Connection:
         if not self.closed:
             self.outbox.put(self, data)
 
-    def close(self) -> None:
-        """Send nothing more and close the WebSocket after what was already put."""
+    def close(self, reason: str = "", code: int = 1000) -> None:
+        """Send nothing more and close the WebSocket (with ``code`` and ``reason``) after
+        what was already put."""
         if not self.closed:
             self.closed = True
+            self.reason, self.code = reason, code
             self.outbox.put(self, None)
 
     async def shut(self) -> None:
         with contextlib.suppress(Exception):
-            await self.websocket.close()
+            await self.websocket.close(self.code, self.reason)
