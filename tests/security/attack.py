@@ -96,9 +96,14 @@ def snapshot(live: Live, code: str) -> bytes:
 class Socket:
     """A synchronous WebSocket client (hypothesis drives it example by example)."""
 
-    def __init__(self, live: Live, hello: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, live: Live, hello: dict[str, Any] | None = None, address: str | None = None
+    ) -> None:
+        """Connect (as ``address``, through X-Forwarded-For, which uvicorn believes from
+        loopback) and say ``hello``."""
         self.stack = ExitStack()
-        opened = connect(live.ws_url, max_size=2**22, open_timeout=10)
+        headers = {"x-forwarded-for": address} if address else None
+        opened = connect(live.ws_url, max_size=2**22, open_timeout=10, additional_headers=headers)
         self.ws: ClientConnection = self.stack.enter_context(opened)
         self.welcome: dict[str, Any] | None = None
         self.pending: list[dict[str, Any]] = []  # acks carried by the last update

@@ -37,6 +37,8 @@ from .settings import RoomSettings
 from .web import web_routes
 
 HELLO_SECONDS = 10.0
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Characters that would reorder the text shown after them (chat refuses them)."""
 
 
 def _error(
@@ -375,6 +377,10 @@ async def serve_connection(hub: Hub, ws: WebSocket, limits: Limits) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        if conn.reason and not conn.broken:  # closed by the server (a flood): say why now
+            conn.broken = True
+            with contextlib.suppress(Exception):
+                await ws.close(conn.code, conn.reason)
         conn.close()
         if conn in room.connections:
             room.connections.remove(conn)
@@ -424,6 +430,12 @@ async def handle(room: Room, conn: Connection, data: str) -> None:
             refusal = session.chat_refusal(conn, message.channel)
             if refusal is not None:
                 raise _Refused(*refusal)
+            if BIDI_CONTROLS.intersection(message.text) or any(
+                ch < " " and ch not in "\n\t" for ch in message.text
+            ):
+                raise _Refused(
+                    "bad_text", "chat text may not hold control or bidi override characters"
+                )
             if not conn.chat.allow():
                 chat = conn.chat
                 raise _Refused(

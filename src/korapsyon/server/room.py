@@ -61,15 +61,29 @@ def stored_record(row: RoomRow) -> Record:
     return msgspec.convert({**row.setup, "actions": row.actions}, Record)
 
 
+INVISIBLE = frozenset("\u115f\u1160\u2800\u3164\uffa0")  # letters that show nothing
+MAX_MARKS = 2  # combining marks in a row (more stack into unreadable "Zalgo" text)
+
+
 def check_name(raw: str) -> str:
-    """A seat name: 1-24 printable characters, trimmed; not starting with '@'."""
-    name = " ".join(raw.split())
+    """A seat name: 1-24 printable characters (NFC), trimmed, white space runs made one space;
+    not starting with '@'; no control, format (bidi overrides, zero-width), private-use or
+    unassigned characters, no invisible letters, at most MAX_MARKS combining marks in a row.
+    HTML is allowed: the clients show names as text."""
+    name = unicodedata.normalize("NFC", " ".join(raw.split()))
     if not 1 <= len(name) <= 24:
         raise LobbyError("bad_name", "a name has 1 to 24 characters")
     if name.startswith("@"):
         raise LobbyError("bad_name", "a name may not start with '@'")
     if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise LobbyError("bad_name", "a name may not hold control characters")
+        raise LobbyError("bad_name", "a name may not hold control, format or invisible characters")
+    if any(ch in INVISIBLE for ch in name):
+        raise LobbyError("bad_name", "a name may not hold invisible letters")
+    marks = 0
+    for ch in name:
+        marks = marks + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
+        if marks > MAX_MARKS:
+            raise LobbyError("bad_name", f"at most {MAX_MARKS} combining marks on one letter")
     return name
 
 
