@@ -38,7 +38,7 @@ from tests.security.attack import (
 )
 from tests.server.live import Live
 
-EXAMPLES = int(os.environ.get("KORAPSYON_FUZZ_EXAMPLES", "400"))
+EXAMPLES = int(os.environ.get("KORAPSYON_FUZZ_EXAMPLES", "1000"))
 NAMES = table(9)
 ACTION_TAGS = [str(kind.__struct_config__.tag) for kind in get_args(Action)]
 WS_MAX = 64 * 1024

@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
@@ -103,6 +103,8 @@ def build_app(
                 return _error(exc.status, exc.code, exc.message)
             except StoreError as exc:
                 return _error(503, "store_unavailable", str(exc))
+            except ClientDisconnect:  # gone before its body arrived: nobody reads this
+                return _error(400, "disconnected", "the client left before its request ended")
 
         return endpoint
 
