@@ -5,6 +5,7 @@ beside the attacks, and a game's state to compare before and after them."""
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -12,8 +13,10 @@ from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import uvicorn
+from websockets.client import ClientProtocol
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
+from websockets.uri import parse_uri
 
 from korapsyon.cli.serve import UVICORN_OPTIONS
 from korapsyon.record import record_of, write_record
@@ -156,3 +159,28 @@ class Socket:
 
     def close(self) -> None:
         self.stack.close()
+
+
+class Deaf:
+    """A WebSocket client that never reads after the handshake, with a tiny receive buffer:
+    a phone gone from the network without a word (or an attacker doing it on purpose)."""
+
+    def __init__(self, live: Live, hello: dict[str, Any]) -> None:
+        self.raw = socket.socket()
+        self.raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+        self.raw.connect(("127.0.0.1", int(live.url.rsplit(":", 1)[1])))
+        self.protocol = ClientProtocol(parse_uri(live.ws_url))
+        self.protocol.send_request(self.protocol.connect())
+        self.raw.sendall(b"".join(self.protocol.data_to_send()))
+        self.raw.settimeout(10)
+        while not self.protocol.events_received():  # the handshake's answer, and no more
+            self.protocol.receive_data(self.raw.recv(1))
+        assert self.protocol.handshake_exc is None
+        self.send({"type": "hello", **hello})
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.protocol.send_text(json.dumps(message).encode())
+        self.raw.sendall(b"".join(self.protocol.data_to_send()))
+
+    def close(self) -> None:
+        self.raw.close()

@@ -21,7 +21,7 @@ from korapsyon.selfplay import table
 from korapsyon.server.addresses import AddressLimits, PerAddress
 from korapsyon.server.connection import Limits
 from korapsyon.server.room import LobbyError, check_name
-from tests.security.attack import Socket, human_room, serving
+from tests.security.attack import Deaf, Socket, human_room, serving
 from tests.server.live import Live
 
 LIMITS = Limits(requests=20, rooms=3, sockets=4)
@@ -177,6 +177,28 @@ def test_chat_refuses_control_and_bidi_override_characters(live: Live, text: str
     assert (answer["type"], answer["code"]) == ("error", "bad_text")
     session = live.hub.rooms[code].session
     assert session is not None and session.chat == []
+
+
+def test_a_client_that_stops_reading_does_not_hold_up_its_room(tmp_path: Path) -> None:
+    """A seat's client stops reading (a phone gone from the network without a word) while
+    its room's traffic goes on: without a limit, the room's send queue would wait on it and
+    everyone else in the room would hear nothing until the keep-alive ping gave up on it
+    (90 s). After ``send_seconds`` (here 0.5 s) the server drops it, with a reason, and the
+    others get every message."""
+    limits = Limits(messages=10**6, chats=10**6, send_seconds=0.5)
+    with serving(f"sqlite:///{tmp_path / 'korapsyon.sqlite3'}", limits) as live:
+        code, _host, tokens = human_room(live, NAMES)
+        deaf = Deaf(live, {"room": code, "token": tokens[NAMES[0]]})
+        reader = Socket(live, {"room": code, "spectate": True})
+        count = 3000  # 1.5 MB that the deaf client will not take
+        for i in range(count):
+            deaf.send({"type": "chat", "id": i, "channel": "public", "text": "x" * 500})
+        seqs = [reader.next(("chat_posted",), timeout=20)["seq"] for _ in range(count)]
+        assert seqs == list(range(count))
+        dropped = [c for c in live.hub.rooms[code].connections if c.seat == NAMES[0]]
+        assert all(c.closed and c.reason == "too slow to read its messages" for c in dropped)
+        assert reader.alive()
+        deaf.close()
 
 
 # ---------------------------------------------------------------- names

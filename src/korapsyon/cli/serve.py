@@ -71,6 +71,13 @@ def database_url(db: str | None) -> str:
     type=click.IntRange(256),
     help="Largest lobby API request body, in bytes.",
 )
+@click.option(
+    "--limit-send-seconds",
+    default=Limits.send_seconds,
+    show_default=True,
+    type=click.FloatRange(0.1),
+    help="A client that has not taken a message for this long is dropped.",
+)
 def serve(  # noqa: PLR0917
     host: str,
     port: int,
@@ -81,6 +88,7 @@ def serve(  # noqa: PLR0917
     limit_rooms: int,
     limit_connections: int,
     limit_body: int,
+    limit_send_seconds: float,
 ) -> None:
     """Run the Korapsyon server.
 
@@ -101,6 +109,7 @@ def serve(  # noqa: PLR0917
         rooms=limit_rooms,
         sockets=limit_connections,
         body_bytes=limit_body,
+        send_seconds=limit_send_seconds,
     )
     public = f"http://{reachable_address(host)}:{port}"
     app = build_app(store, base_url=public, limits=limits, trace=trace)

@@ -90,8 +90,11 @@ def build_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store.migrate()
         hub.restore()
-        collector = asyncio.get_running_loop().create_task(_collect_when_quiet(store))
+        loop = asyncio.get_running_loop()
+        collector = loop.create_task(_collect_when_quiet(store))
+        watchdog = loop.create_task(_unstick(hub, limits.send_seconds))
         yield
+        watchdog.cancel()
         collector.cancel()
         store.flush()
 
@@ -326,6 +329,16 @@ async def _collect_when_quiet(store: SqlStore) -> None:
 
 
 QUIET_SECONDS = 30.0
+
+
+async def _unstick(hub: Hub, seconds: float) -> None:
+    """The watchdog of the rooms' send queues: a client that has not taken a message for
+    ``seconds`` no longer holds up the others in its room (Outbox.unstick)."""
+    while True:
+        await asyncio.sleep(seconds / 4)
+        now = time.monotonic()
+        for room in list(hub.rooms.values()):
+            room.outbox.unstick(now, seconds)
 
 
 # ---------------------------------------------------------------- the WebSocket

@@ -47,7 +47,8 @@ class Limits:
 
     Per connection: messages of any kind and chat posts in a window; a connection that goes
     on sending after it is refused (``flood`` times its message limit in one window) is
-    closed. Per request: the body's size. Per client address: lobby API requests in a
+    closed; one whose sends have waited ``send_seconds`` (it stopped reading) is dropped.
+    Per request: the body's size. Per client address: lobby API requests in a
     window, rooms created in a window, WebSockets open at once; a count of 0 turns that
     per-address limit off (benchmarks from one address). Loopback is not exempt: behind a
     reverse proxy every client would be 127.0.0.1 (uvicorn reads X-Forwarded-For from a
@@ -65,6 +66,7 @@ class Limits:
     rooms: int = 30
     rooms_seconds: float = 3600.0
     sockets: int = 200
+    send_seconds: float = 10.0
 
 
 class Outbox:
@@ -74,11 +76,19 @@ class Outbox:
     message arrives and ends when the box is empty, so a burst (one push of views to a whole
     room) costs one task, not one per message. Each connection gets its messages in the
     order they were put.
+
+    A send waits while the client's TCP buffers are full. A client that stops reading (a
+    phone gone from the network without a word, or on purpose) would hold up the whole room;
+    :meth:`unstick` (called by the server's watchdog) gives up on such a send, and on that
+    client, once it has waited ``Limits.send_seconds``.
     """
 
     def __init__(self) -> None:
         self.items: deque[tuple[Connection, bytes | None]] = deque()
         self.task: asyncio.Task[None] | None = None
+        self.sending: Connection | None = None  # the connection a send is waiting on
+        self.since = 0.0  # ... since then (time.monotonic())
+        self.stuck: Connection | None = None
 
     def put(self, conn: Connection, data: bytes | None) -> None:
         self.items.append((conn, data))
@@ -90,17 +100,40 @@ class Outbox:
         try:
             while items:
                 conn, data = items.popleft()
-                if data is None:
-                    await conn.shut()
-                elif not conn.broken:
-                    try:
+                if conn.broken:
+                    continue
+                self.sending, self.since = conn, time.monotonic()
+                try:
+                    if data is None:
+                        await conn.shut()
+                    else:
                         await conn.websocket.send_text(data.decode())
-                    except Exception:  # the client went away; its reader notices
-                        conn.broken = True
+                except asyncio.CancelledError:
+                    if self.stuck is not conn:
+                        raise
+                    asyncio.current_task().uncancel()  # type: ignore[union-attr]
+                    self.stuck = None
+                    conn.broken = True
+                except Exception:  # the client went away; its reader notices
+                    conn.broken = True
+                self.sending = None
         finally:
             self.task = None
+            self.sending = None
             if items:  # put while the last send was finishing
                 self.task = asyncio.get_running_loop().create_task(self._drain())
+
+    def unstick(self, now: float, seconds: float) -> Connection | None:
+        """If a send has waited more than ``seconds`` on one client, give it up, and that
+        client with it (sent nothing more, closed for good); returns that client."""
+        conn, task = self.sending, self.task
+        if conn is None or task is None or now - self.since <= seconds or self.stuck:
+            return None
+        self.stuck = conn
+        conn.closed = True  # no more views are made for it
+        conn.reason, conn.code = "too slow to read its messages", 1008
+        task.cancel()
+        return conn
 
 
 class Connection:
