@@ -1,6 +1,7 @@
 """The HTTP API fuzzed from its own OpenAPI description (issue #6): schemathesis reads
 ``GET /api/openapi.json`` from a live server and sends it generated requests, valid and
-invalid, half of them aimed at a real room with its real host token.
+invalid, two in three aimed at a real room (one in its lobby, with its host token, and
+one whose game is over).
 
 Every answer must be a status the description documents for that operation, with the
 documented JSON body (for a refusal: ``{"error": {"code", "message"}}``); never a 500, and
@@ -27,8 +28,8 @@ from schemathesis.specs.openapi.checks import ignored_auth, positive_data_accept
 
 from korapsyon.server.api import OPERATIONS, openapi
 from korapsyon.server.connection import Limits
-from tests.security.attack import serving
-from tests.server.live import Live
+from tests.security.attack import serving, wait_finished
+from tests.server.live import Live, add_bots, start
 
 EXAMPLES = int(os.environ.get("KORAPSYON_FUZZ_EXAMPLES", "50"))
 # Fuzzing is not throttled: the per-address limits are tested in test_abuse_limits.
@@ -43,13 +44,21 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
 
 
 @pytest.fixture(scope="module")
-def lobby(live: Live) -> dict[str, str]:
-    """A room in its lobby: the real target of half the requests."""
+def rooms(live: Live) -> list[dict[str, str]]:
+    """Real targets: a room in its lobby, and one whose game is over (its record)."""
+    targets = []
     with live.http() as http:
         created = http.post("/api/rooms", json={"settings": {"timers": False}}).json()
         for name in ("Ana", "Ben", "Cris"):
             http.post(f"/api/rooms/{created['code']}/seats", json={"name": name})
-    return {"code": created["code"], "host": created["host_token"]}
+        targets.append({"code": created["code"], "host": created["host_token"]})
+        settings = {"timers": True, "durations": {"discussion": 0.1}, "bot_delay": [0.0, 0.0]}
+        over = http.post("/api/rooms", json={"settings": settings}).json()
+        targets.append({"code": over["code"], "host": over["host_token"]})
+    add_bots(live, over["code"], over["host_token"], 9)
+    start(live, over["code"], over["host_token"])
+    wait_finished(live, over["code"])
+    return targets
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +77,7 @@ CASES = [
 
 @pytest.mark.parametrize(("label", "mode"), CASES)
 def test_every_answer_is_documented_and_never_a_500(
-    api: Any, live: Live, lobby: dict[str, str], label: str, mode: GenerationMode
+    api: Any, live: Live, rooms: list[dict[str, str]], label: str, mode: GenerationMode
 ) -> None:
     """Requests generated for one operation: valid ones (POSITIVE) and ones that break its
     schema (NEGATIVE, which must be refused with a 4xx)."""
@@ -85,9 +94,11 @@ def test_every_answer_is_documented_and_never_a_500(
     @given(operation.as_strategy(generation_mode=mode))
     def fuzz(case: Any) -> None:
         params = case.path_parameters or {}
-        if "code" in params and len(str(params["code"])) % 2 == 0:  # half: the real room
-            params["code"] = lobby["code"]
-            case.headers = {**(case.headers or {}), "authorization": f"Bearer {lobby['host']}"}
+        aim = len(str(params.get("code", ""))) % 3
+        if "code" in params and aim < len(rooms):  # two in three: a real room
+            room = rooms[aim]
+            params["code"] = room["code"]
+            case.headers = {**(case.headers or {}), "authorization": f"Bearer {room['host']}"}
         response = case.call_and_validate(
             base_url=live.url,
             # a made-up room is a documented 404; the host token is checked in
