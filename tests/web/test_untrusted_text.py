@@ -1,17 +1,23 @@
 """Names and chat are untrusted text: the client shows them verbatim, as text, and never
 as markup (docs/CLIENT.md: only ``textContent``). A name or a chat message that is HTML
-creates no element, runs no script and opens no dialog, on the phones and on the board."""
+creates no element, runs no script and opens no dialog, on the phones, the board, a
+spectator's phone and the moderator's grimoire."""
 
 from __future__ import annotations
 
+import json
+
 from playwright.sync_api import expect
 
+from tests.security.attack import Socket
 from tests.server.live import Live, add_bots, start
 from tests.web.harness import (
+    FAST,
     Snapshot,
     Tab,
     Tabs,
     api_room,
+    api_seat,
     join_by_link,
     option_values,
     play_turns,
@@ -21,18 +27,23 @@ from tests.web.harness import (
 SVG = "<svg onload=alert(1)>"  # names are at most 24 characters
 IMG = "<img src=x onerror=a()>"
 CHAT = "<img src=x onerror=alert(1)> <b>bold</b> & <script>alert(2)</script>"
+MOD_CHAT = "<iframe src=javascript:alert(3)></iframe> &amp; <b>bold</b>"
 
 INJECTED = """() => ({
   handlers: document.querySelectorAll('[onload], [onerror]').length,
   scripts: [...document.querySelectorAll('script')].filter((s) => s.text.includes('alert')).length,
   imgs: document.querySelectorAll('img[src="x"]').length,
   bold: [...document.querySelectorAll('b')].filter((b) => b.textContent === 'bold').length,
+  frames: document.querySelectorAll('iframe').length,
 })"""
 
 
 def _assert_nothing_injected(tab: Tab) -> None:
     found = tab.page.evaluate(INJECTED)
-    assert found == {"handlers": 0, "scripts": 0, "imgs": 0, "bold": 0}, (tab.label, found)
+    assert found == {"handlers": 0, "scripts": 0, "imgs": 0, "bold": 0, "frames": 0}, (
+        tab.label,
+        found,
+    )
 
 
 def _stand(me: str, snap: Snapshot) -> dict[str, list[int]]:
@@ -103,3 +114,56 @@ def test_html_names_and_chat_show_as_text(live: Live, tabs: Tabs) -> None:
 
 def _css_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def test_html_names_and_chat_show_as_text_to_spectators_and_the_moderator(
+    live: Live, tabs: Tabs
+) -> None:
+    """The same names and chat on the other two pages: a spectator's phone (seat list,
+    players, timeline, chat) and the human moderator's grimoire (R-71: every role by name,
+    who the night waits for, chat), including a chat message the moderator types."""
+    with live.http() as http:
+        settings = {**FAST, "moderator": "human"}
+        body = http.post("/api/rooms", json={"settings": settings}).json()
+    code, host_token = body["code"], body["host_token"]
+    seats = {name: api_seat(live, code, name) for name in (SVG, IMG)}
+    add_bots(live, code, host_token, 7)
+    spectator = tabs.open("spectator", f"/play?room={code}&spectate=1")
+    stored = {"host_token": host_token, "moderator_token": body["moderator_token"]}
+    grimoire = tabs.open(
+        "moderator", f"/moderator?room={code}", phone=False, storage={f"korapsyon:{code}": stored}
+    )
+    listed = spectator.el("seat-list").locator(tid("seat-item"))
+    expect(listed).to_have_count(9)
+    for name in (SVG, IMG):
+        expect(spectator.el("seat-list")).to_contain_text(name)
+    _assert_nothing_injected(spectator)
+
+    start(live, code, host_token)
+    items = grimoire.el("mod-roles").locator(tid("mod-role"))
+    expect(items).to_have_count(9)
+    for name in (SVG, IMG):  # the night waits for the two people, named as text
+        expect(
+            items.and_(grimoire.page.locator(f"[data-name={_css_string(name)}]"))
+        ).to_contain_text(name)
+        expect(grimoire.el("mod-waiting")).to_contain_text(name)
+    expect(spectator.el("screen")).to_be_visible()
+    for name in (SVG, IMG):
+        expect(spectator.page.locator(f"[data-name={_css_string(name)}]").first).to_contain_text(
+            name
+        )
+
+    sock = Socket(live, {"room": code, "token": seats[SVG]["token"]})
+    sock.send(json.dumps({"type": "chat", "id": 1, "channel": "public", "text": CHAT}))
+    assert sock.next()["type"] == "ack"
+    grimoire.el("chat-input").fill(MOD_CHAT)
+    grimoire.el("chat-send").click()
+    for tab in (spectator, grimoire):
+        messages = tab.el("chat").locator(tid("chat-message"))
+        expect(messages).to_have_count(2)
+        expect(messages.nth(0).locator(tid("chat-text"))).to_have_text(CHAT)
+        expect(messages.nth(0).locator(tid("chat-author"))).to_contain_text(SVG)
+        expect(messages.nth(1).locator(tid("chat-text"))).to_have_text(MOD_CHAT)
+        _assert_nothing_injected(tab)
+    sock.close()
+    tabs.assert_clean()

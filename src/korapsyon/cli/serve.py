@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
+from ..server.connection import Limits
 from .terminal import say
 
 DEFAULT_DB = "korapsyon.sqlite3"
@@ -36,45 +38,104 @@ def database_url(db: str | None) -> str:
 )
 @click.option(
     "--limit-messages",
-    default=20,
+    default=Limits.messages,
     show_default=True,
-    hidden=True,
-    help="Messages a connection may send per second.",
+    type=click.IntRange(1),
+    help="Messages a WebSocket may send per second.",
 )
-def serve(host: str, port: int, db: str | None, trace: bool, limit_messages: int) -> None:
-    """Run the Korapsyon server."""
+@click.option(
+    "--limit-requests",
+    default=Limits.requests,
+    show_default=True,
+    type=click.IntRange(0),
+    help=f"Lobby API requests per address in {Limits.requests_seconds:g} s (0: no limit).",
+)
+@click.option(
+    "--limit-rooms",
+    default=Limits.rooms,
+    show_default=True,
+    type=click.IntRange(0),
+    help=f"Rooms one address may create in {Limits.rooms_seconds:g} s (0: no limit).",
+)
+@click.option(
+    "--limit-connections",
+    default=Limits.sockets,
+    show_default=True,
+    type=click.IntRange(0),
+    help="WebSockets open at once from one address (0: no limit).",
+)
+@click.option(
+    "--limit-body",
+    default=Limits.body_bytes,
+    show_default=True,
+    type=click.IntRange(256),
+    help="Largest lobby API request body, in bytes.",
+)
+@click.option(
+    "--limit-send-seconds",
+    default=Limits.send_seconds,
+    show_default=True,
+    type=click.FloatRange(0.1),
+    help="A client that has not taken a message for this long is dropped.",
+)
+def serve(  # noqa: PLR0917
+    host: str,
+    port: int,
+    db: str | None,
+    trace: bool,
+    limit_messages: int,
+    limit_requests: int,
+    limit_rooms: int,
+    limit_connections: int,
+    limit_body: int,
+    limit_send_seconds: float,
+) -> None:
+    """Run the Korapsyon server.
+
+    Behind a reverse proxy on this machine, the proxy must pass each client's address in
+    X-Forwarded-For: the per-address limits count addresses, and without it every client
+    would be the proxy's 127.0.0.1.
+    """
     import uvicorn
 
     from ..server.app import build_app
-    from ..server.connection import Limits
     from ..store.sql import SqlStore
 
     url = database_url(db)
     store = SqlStore(url)
-    limits = Limits(messages=limit_messages)
+    limits = Limits(
+        messages=limit_messages,
+        requests=limit_requests,
+        rooms=limit_rooms,
+        sockets=limit_connections,
+        body_bytes=limit_body,
+        send_seconds=limit_send_seconds,
+    )
     public = f"http://{reachable_address(host)}:{port}"
     app = build_app(store, base_url=public, limits=limits, trace=trace)
     say(f"korapsyon server on {public} (store: {url.split('@')[-1]})")
     if public != f"http://{host}:{port}":
         say(f"open {public} on the board's screen: the join links and QR codes point there")
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        ws_per_message_deflate=False,  # compression halves capacity and triples memory
-        ws_max_size=64 * 1024,
-        # The server's own pings only find connections that died without a word (the web
-        # client pings every 20 s itself); uvicorn's default of one every 20 s cost 700
-        # pings and pongs a second at 14,000 connections.
-        ws_ping_interval=PING_SECONDS,
-        ws_ping_timeout=PONG_SECONDS,
-        log_level="warning",
-    )
+    uvicorn.run(app, host=host, port=port, **UVICORN_OPTIONS)
     store.close()
 
 
 PING_SECONDS = 60.0
 PONG_SECONDS = 30.0  # a connection silent for a minute and a half is closed
+WS_MAX_SIZE = 64 * 1024  # a larger WebSocket message closes the connection (1009)
+
+UVICORN_OPTIONS: dict[str, Any] = {
+    "ws_per_message_deflate": False,  # compression halves capacity and triples memory
+    "ws_max_size": WS_MAX_SIZE,
+    # The server's own pings only find connections that died without a word (the web
+    # client pings every 20 s itself); uvicorn's default of one every 20 s cost 700
+    # pings and pongs a second at 14,000 connections.
+    "ws_ping_interval": PING_SECONDS,
+    "ws_ping_timeout": PONG_SECONDS,
+    "log_level": "warning",
+}
+"""How ``serve`` runs uvicorn (the security tests run their server the same way). uvicorn's
+``proxy_headers`` stay on: X-Forwarded-For is believed from 127.0.0.1 only."""
 
 
 def reachable_address(host: str) -> str:

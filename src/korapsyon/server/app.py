@@ -6,15 +6,17 @@ Thin adapters only: decode, check who is asking, call the room or the session, e
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
@@ -26,59 +28,40 @@ from ..rules.actions import HOST
 from ..rules.errors import IllegalActionError, MalformedError
 from ..store.sql import SqlStore, StoreError
 from . import protocol as p
+from .addresses import AddressLimits, address_of
+from .api import OPERATIONS, AddBot, CreateRoom, Health, Join, RoomCreated, SeatTicket, openapi
 from .connection import Connection, Limits
-from .room import Hub, LobbyError, Room
+from .room import Hub, LobbyError, Room, check_name, check_settings
 from .session import StoreUnavailable
 from .settings import RoomSettings
 from .web import web_routes
 
-MAX_BODY = 16 * 1024
 HELLO_SECONDS = 10.0
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Characters that would reorder the text shown after them (chat refuses them)."""
 
 
-# ---------------------------------------------------------------- HTTP bodies
-class CreateRoom(msgspec.Struct, forbid_unknown_fields=True):
-    settings: RoomSettings = RoomSettings()
-    name: str | None = None  # the host's own seat, if the host plays
-
-
-class Join(msgspec.Struct, forbid_unknown_fields=True):
-    name: str
-
-
-class AddBot(msgspec.Struct, forbid_unknown_fields=True):
-    kind: Literal["heuristic", "random"] = "heuristic"
-    name: str | None = None
-
-
-class SeatTicket(msgspec.Struct):
-    seat: int
-    name: str
-    token: str | None = None
-
-
-class RoomCreated(msgspec.Struct):
-    code: str
-    join_url: str
-    host_token: str
-    moderator_token: str | None
-    seat: SeatTicket | None
-
-
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def _error(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    body = {"error": {"code": code, "message": message}}
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def _json(value: Any, status: int = 200) -> Response:
     return Response(msgspec.json.encode(value), status_code=status, media_type="application/json")
 
 
-async def _body(request: Request, kind: type[Any]) -> Any:
+def _too_large(limit: int) -> LobbyError:
+    return LobbyError("too_large", f"request bodies are at most {limit} bytes", 413)
+
+
+async def _body(request: Request, kind: type[Any], limit: int) -> Any:
     data = b""
     async for chunk in request.stream():
         data += chunk
-        if len(data) > MAX_BODY:
-            raise LobbyError("too_large", f"request bodies are at most {MAX_BODY} bytes", 413)
+        if len(data) > limit:
+            raise _too_large(limit)
     try:
         return msgspec.json.decode(data or b"{}", type=kind)
     except msgspec.DecodeError as exc:
@@ -101,6 +84,7 @@ def build_app(
     (benchmarks) makes acks and updates say which actions they include."""
     hub = Hub(store, base_url, trace=trace)
     limits = limits or Limits()
+    addresses = AddressLimits(limits)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -109,7 +93,9 @@ def build_app(
         loop = asyncio.get_running_loop()
         collector = loop.create_task(_collect_when_quiet(store))
         sweeper = loop.create_task(_evict_idle_rooms(hub))
+        watchdog = loop.create_task(_unstick(hub, limits.send_seconds))
         yield
+        watchdog.cancel()
         collector.cancel()
         sweeper.cancel()
         store.flush()
@@ -122,33 +108,48 @@ def build_app(
                 return _error(exc.status, exc.code, exc.message)
             except StoreError as exc:
                 return _error(503, "store_unavailable", str(exc))
+            except ClientDisconnect:  # gone before its body arrived: nobody reads this
+                return _error(400, "disconnected", "the client left before its request ended")
 
         return endpoint
 
+    async def body(request: Request, kind: type[Any]) -> Any:
+        return await _body(request, kind, limits.body_bytes)
+
     async def create(request: Request) -> Response:
-        body: CreateRoom = await _body(request, CreateRoom)
-        room, host, moderator = hub.create_room(body.settings)
+        wanted: CreateRoom = await body(request, CreateRoom)
+        check_settings(wanted.settings)
+        name = None if wanted.name is None else check_name(wanted.name)
+        address = address_of(request.scope)
+        if not addresses.rooms.allow(address):
+            retry = addresses.rooms.retry_after(address)
+            return _error(
+                429,
+                "too_many_rooms",
+                f"at most {limits.rooms} rooms in {limits.rooms_seconds:g} s from one address",
+                {"retry-after": str(retry)},
+            )
+        room, host, moderator = hub.create_room(wanted.settings)
         seat = None
-        if body.name is not None:
-            index, secret = room.join(body.name)
+        if name is not None:
+            index, secret = room.join(name)
             seat = SeatTicket(index, room.seats[index].name, secret)
-        info = room.info()
-        return _json(RoomCreated(room.code, info["join_url"], host, moderator, seat), 201)
+        return _json(RoomCreated(room.code, room.info().join_url, host, moderator, seat), 201)
 
     async def show(request: Request) -> Response:
         return _json(hub.room(request.path_params["code"]).info())
 
     async def join(request: Request) -> Response:
         room = hub.room(request.path_params["code"])
-        body: Join = await _body(request, Join)
-        index, secret = room.join(body.name)
+        wanted: Join = await body(request, Join)
+        index, secret = room.join(wanted.name)
         return _json(SeatTicket(index, room.seats[index].name, secret), 201)
 
     async def add_bot(request: Request) -> Response:
         room = hub.room(request.path_params["code"])
         _host(request, room)
-        body: AddBot = await _body(request, AddBot)
-        index = room.add_bot(body.kind, body.name)
+        wanted: AddBot = await body(request, AddBot)
+        index = room.add_bot(wanted.kind, wanted.name)
         return _json(SeatTicket(index, room.seats[index].name), 201)
 
     async def remove_seat(request: Request) -> Response:
@@ -160,8 +161,8 @@ def build_app(
     async def settings(request: Request) -> Response:
         room = hub.room(request.path_params["code"])
         _host(request, room)
-        body: RoomSettings = await _body(request, RoomSettings)
-        room.update_settings(body)
+        wanted: RoomSettings = await body(request, RoomSettings)
+        room.update_settings(wanted)
         return _json(room.info())
 
     async def start(request: Request) -> Response:
@@ -178,46 +179,134 @@ def build_app(
         headers = {"content-disposition": f'attachment; filename="korapsyon-{code}.json"'}
         return Response(write_record(found), media_type="application/json", headers=headers)
 
-    async def protocol_schema(request: Request) -> Response:
+    async def protocol(request: Request) -> Response:
         return _json(p.schemas())
 
-    async def health(request: Request) -> Response:
-        return _json({"ok": True, "rooms": len(hub.rooms)})
+    description = msgspec.json.encode(openapi())
 
+    async def openapi_json(request: Request) -> Response:
+        return Response(description, media_type="application/json")
+
+    async def health(request: Request) -> Response:
+        return _json(Health(True, len(hub.rooms)))
+
+    handlers = {
+        "create": create,
+        "show": show,
+        "join": join,
+        "add_bot": add_bot,
+        "remove_seat": remove_seat,
+        "settings": settings,
+        "start": start,
+        "record": record,
+        "protocol": protocol,
+        "openapi": openapi_json,
+        "health": health,
+    }
     routes = [
-        Route("/api/rooms", handles(create), methods=["POST"]),
-        Route("/api/rooms/{code}", handles(show), methods=["GET"]),
-        Route("/api/rooms/{code}/seats", handles(join), methods=["POST"]),
-        Route("/api/rooms/{code}/seats/{seat:int}", handles(remove_seat), methods=["DELETE"]),
-        Route("/api/rooms/{code}/bots", handles(add_bot), methods=["POST"]),
-        Route("/api/rooms/{code}/settings", handles(settings), methods=["PUT"]),
-        Route("/api/rooms/{code}/start", handles(start), methods=["POST"]),
-        Route("/api/rooms/{code}/record", handles(record), methods=["GET"]),
-        Route("/api/protocol", handles(protocol_schema), methods=["GET"]),
-        Route("/healthz", handles(health), methods=["GET"]),
-        *web_routes(),
+        Route(_starlette_path(op.path), handles(handlers[op.name]), methods=[op.method])
+        for op in OPERATIONS
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(
+        routes=[*routes, *web_routes()],
+        lifespan=lifespan,
+        exception_handlers={HTTPException: _http_error, Exception: _crash},  # type: ignore[dict-item]
+    )
     app.state.hub = hub
-    return Server(app, hub, limits)
+    return Server(app, hub, limits, addresses)
+
+
+def _starlette_path(path: str) -> str:
+    return path.replace("{seat}", "{seat:int}")
+
+
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
+
+
+async def _http_error(request: Request, exc: HTTPException) -> Response:
+    """Starlette's own refusals (no such path, wrong method) as JSON errors like ours."""
+    code = HTTP_CODES.get(exc.status_code, "refused")
+    headers = dict(exc.headers or {})
+    message = f"{request.method} {request.url.path}: {exc.detail}"
+    return _error(exc.status_code, code, message, headers)
+
+
+async def _crash(request: Request, exc: Exception) -> Response:
+    """A bug: still a JSON error (the traceback goes to the server's log)."""
+    return _error(500, "internal", "the server failed on this request; nothing was changed")
 
 
 class Server:
     """The ASGI entry point. ``/ws`` goes straight to the game: the game's WebSocket sends
-    many small messages, and each one skips the HTTP app's middleware stack. Everything
-    else (the lobby API, the lifespan) is the Starlette application."""
+    many small messages, and each one skips the HTTP app's middleware stack. Lobby API
+    requests are counted per address first (and refused early when their declared body is
+    too large). Everything else (the pages, the lifespan) is the Starlette application."""
 
-    def __init__(self, app: Starlette, hub: Hub, limits: Limits) -> None:
+    def __init__(self, app: Starlette, hub: Hub, limits: Limits, addresses: AddressLimits) -> None:
         self.app = app
         self.hub = hub
         self.limits = limits
+        self.addresses = addresses
         self.state = app.state
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket" and scope["path"] == "/ws":
-            await serve_connection(self.hub, WebSocket(scope, receive, send), self.limits)
-        else:
-            await self.app(scope, receive, send)
+        kind = scope["type"]
+        if kind == "websocket" and scope["path"] == "/ws":
+            await self._socket(scope, receive, send)
+            return
+        if kind == "http" and scope["path"].startswith("/api/"):
+            refusal = self._refusal(scope)
+            if refusal is not None:
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+    def _refusal(self, scope: Scope) -> Response | None:
+        limits, address = self.limits, address_of(scope)
+        if not self.addresses.requests.allow(address):
+            retry = self.addresses.requests.retry_after(address)
+            message = (
+                f"at most {limits.requests} API requests in {limits.requests_seconds:g} s "
+                "from one address"
+            )
+            return _error(429, "rate_limited", message, {"retry-after": str(retry)})
+        for name, value in scope["headers"]:
+            if name == b"content-length" and (
+                not value.isdigit() or int(value) > limits.body_bytes
+            ):
+                error = _too_large(limits.body_bytes)
+                return _error(413, error.code, error.message, {"connection": "close"})
+        return None
+
+    async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        ws = WebSocket(scope, receive, send)
+        address = address_of(scope)
+        if not self.addresses.open_socket(address):
+            await _refuse(
+                ws,
+                "too_many_connections",
+                f"at most {self.limits.sockets} connections from one address at once",
+            )
+            return
+        try:
+            await serve_connection(self.hub, ws, self.limits)
+        finally:
+            self.addresses.close_socket(address)
+
+
+async def _refuse(ws: WebSocket, code: str, message: str, accepted: bool = False) -> None:
+    """Say why in an error message and in the close frame (policy violation), then close."""
+    if not accepted:
+        await ws.accept()
+    with contextlib.suppress(Exception):
+        await ws.send_text(p.encode(p.Error(None, code, message)).decode())
+        await ws.close(code=1008, reason=_reason(message))
+
+
+def _reason(message: str) -> str:
+    """A close frame's reason holds at most 123 bytes."""
+    data = message.encode()
+    return message if len(data) <= 123 else data[:120].decode("utf-8", "ignore") + "..."
 
 
 async def _collect_when_quiet(store: SqlStore) -> None:
@@ -257,14 +346,26 @@ SWEEP_SECONDS = 60.0
 IDLE_SECONDS = 600.0
 
 
+async def _unstick(hub: Hub, seconds: float) -> None:
+    """The watchdog of the rooms' send queues: a client that has not taken a message for
+    ``seconds`` no longer holds up the others in its room (Outbox.unstick)."""
+    while True:
+        await asyncio.sleep(seconds / 4)
+        now = time.monotonic()
+        for room in list(hub.rooms.values()):
+            room.outbox.unstick(now, seconds)
+
+
 # ---------------------------------------------------------------- the WebSocket
 async def serve_connection(hub: Hub, ws: WebSocket, limits: Limits) -> None:
     """One client from ``hello`` to goodbye."""
     await ws.accept()
     try:
         first = await asyncio.wait_for(ws.receive(), HELLO_SECONDS)
-    except (TimeoutError, WebSocketDisconnect):
-        await ws.close(code=1008)
+    except TimeoutError:
+        await _refuse(ws, "bad_hello", f"say hello within {HELLO_SECONDS:g} s", accepted=True)
+        return
+    except WebSocketDisconnect:
         return
     if first["type"] == "websocket.disconnect":
         return
@@ -279,13 +380,12 @@ async def serve_connection(hub: Hub, ws: WebSocket, limits: Limits) -> None:
         role, seat, host = room.identify(hello.token, hello.host_token, hello.spectate)
     except (msgspec.DecodeError, LobbyError) as exc:
         code = exc.code if isinstance(exc, LobbyError) else "malformed"
-        await ws.send_text(p.encode(p.Error(None, code, str(exc))).decode())
-        await ws.close(code=1008)
+        await _refuse(ws, code, str(exc), accepted=True)
         return
     conn = Connection(ws, role=role, seat=seat, host=host, limits=limits, outbox=room.outbox)  # type: ignore[arg-type]
     for other in list(room.connections):  # the same seat reconnecting: the old one goes
         if seat is not None and other.seat == seat:
-            other.close()
+            other.close("this seat connected again elsewhere")
             room.connections.remove(other)
     room.connections.append(conn)
     conn.send(p.Welcome(p.PROTOCOL_VERSION, room.code, role, seat, host, time.time()))  # type: ignore[arg-type]
@@ -307,6 +407,10 @@ async def serve_connection(hub: Hub, ws: WebSocket, limits: Limits) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        if conn.reason and not conn.broken:  # closed by the server (a flood): say why now
+            conn.broken = True
+            with contextlib.suppress(Exception):
+                await ws.close(conn.code, conn.reason)
         conn.close()
         if conn in room.connections:
             room.connections.remove(conn)
@@ -319,6 +423,9 @@ async def handle(room: Room, conn: Connection, data: str) -> None:
         conn.send(p.Error(None, "too_large", f"messages are at most {p.MAX_MESSAGE_BYTES} bytes"))
         return
     if not conn.messages.allow():
+        if not conn.refusals.allow():  # it goes on regardless: a flood
+            conn.close("too many messages: closed for flooding", 1008)
+            return
         conn.send(p.Error(_id_of(data), "rate_limited", "too many messages: slow down"))
         return
     try:
@@ -353,8 +460,17 @@ async def handle(room: Room, conn: Connection, data: str) -> None:
             refusal = session.chat_refusal(conn, message.channel)
             if refusal is not None:
                 raise _Refused(*refusal)
+            if BIDI_CONTROLS.intersection(message.text) or any(
+                ch < " " and ch not in "\n\t" for ch in message.text
+            ):
+                raise _Refused(
+                    "bad_text", "chat text may not hold control or bidi override characters"
+                )
             if not conn.chat.allow():
-                raise _Refused("rate_limited", "at most 5 chat messages in 10 seconds")
+                chat = conn.chat
+                raise _Refused(
+                    "rate_limited", f"at most {chat.count} chat messages in {chat.seconds:g} s"
+                )
             seq = await session.post(conn, message.channel, message.text)
             conn.send(p.Ack(message.id, seq))
         else:  # Timer

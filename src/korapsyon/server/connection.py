@@ -1,7 +1,8 @@
-"""One client's connection: who it is, what it has been sent, and its own send queue.
+"""One client's connection: who it is, what it has been sent, and the room's send queue;
+and the server's abuse limits (:class:`Limits`).
 
-Messages to a client go through its queue and one sender task, so they arrive in order and a
-slow client never holds up the room; a client whose queue overflows is disconnected.
+Messages to a room's clients go through one queue and one sender task, so each client gets
+them in order.
 """
 
 from __future__ import annotations
@@ -42,12 +43,30 @@ class RateLimit:
 
 @dataclass(frozen=True)
 class Limits:
-    """Abuse limits per connection: messages of any kind, and chat posts."""
+    """The server's abuse limits (``korapsyon serve --limit-...``; docs/RELIABILITY.md).
+
+    Per connection: messages of any kind and chat posts in a window; a connection that goes
+    on sending after it is refused (``flood`` times its message limit in one window) is
+    closed; one whose sends have waited ``send_seconds`` (it stopped reading) is dropped.
+    Per request: the body's size. Per client address: lobby API requests in a
+    window, rooms created in a window, WebSockets open at once; a count of 0 turns that
+    per-address limit off (benchmarks from one address). Loopback is not exempt: behind a
+    reverse proxy every client would be 127.0.0.1 (uvicorn reads X-Forwarded-For from a
+    proxy on this machine, so the proxy must set it).
+    """
 
     messages: int = 20
     messages_seconds: float = 1.0
     chats: int = 5
     chats_seconds: float = 10.0
+    flood: int = 5
+    body_bytes: int = 16 * 1024
+    requests: int = 300
+    requests_seconds: float = 60.0
+    rooms: int = 30
+    rooms_seconds: float = 3600.0
+    sockets: int = 200
+    send_seconds: float = 10.0
 
 
 class Outbox:
@@ -57,11 +76,19 @@ class Outbox:
     message arrives and ends when the box is empty, so a burst (one push of views to a whole
     room) costs one task, not one per message. Each connection gets its messages in the
     order they were put.
+
+    A send waits while the client's TCP buffers are full. A client that stops reading (a
+    phone gone from the network without a word, or on purpose) would hold up the whole room;
+    :meth:`unstick` (called by the server's watchdog) gives up on such a send, and on that
+    client, once it has waited ``Limits.send_seconds``.
     """
 
     def __init__(self) -> None:
         self.items: deque[tuple[Connection, bytes | None]] = deque()
         self.task: asyncio.Task[None] | None = None
+        self.sending: Connection | None = None  # the connection a send is waiting on
+        self.since = 0.0  # ... since then (time.monotonic())
+        self.stuck: Connection | None = None
 
     def put(self, conn: Connection, data: bytes | None) -> None:
         self.items.append((conn, data))
@@ -73,17 +100,40 @@ class Outbox:
         try:
             while items:
                 conn, data = items.popleft()
-                if data is None:
-                    await conn.shut()
-                elif not conn.broken:
-                    try:
+                if conn.broken:
+                    continue
+                self.sending, self.since = conn, time.monotonic()
+                try:
+                    if data is None:
+                        await conn.shut()
+                    else:
                         await conn.websocket.send_text(data.decode())
-                    except Exception:  # the client went away; its reader notices
-                        conn.broken = True
+                except asyncio.CancelledError:
+                    if self.stuck is not conn:
+                        raise
+                    asyncio.current_task().uncancel()  # type: ignore[union-attr]
+                    self.stuck = None
+                    conn.broken = True
+                except Exception:  # the client went away; its reader notices
+                    conn.broken = True
+                self.sending = None
         finally:
             self.task = None
+            self.sending = None
             if items:  # put while the last send was finishing
                 self.task = asyncio.get_running_loop().create_task(self._drain())
+
+    def unstick(self, now: float, seconds: float) -> Connection | None:
+        """If a send has waited more than ``seconds`` on one client, give it up, and that
+        client with it (sent nothing more, closed for good); returns that client."""
+        conn, task = self.sending, self.task
+        if conn is None or task is None or now - self.since <= seconds or self.stuck:
+            return None
+        self.stuck = conn
+        conn.closed = True  # no more views are made for it
+        conn.reason, conn.code = "too slow to read its messages", 1008
+        task.cancel()
+        return conn
 
 
 class Connection:
@@ -111,7 +161,10 @@ class Connection:
         self.closed = False  # no more messages will be sent
         self.broken = False  # sending failed: the client is gone
         self.messages = RateLimit(limits.messages, limits.messages_seconds)
+        self.refusals = RateLimit(limits.messages * limits.flood, limits.messages_seconds)
         self.chat = RateLimit(limits.chats, limits.chats_seconds)
+        self.reason = ""  # why the server closed it (the close frame's reason)
+        self.code = 1000
 
     @property
     def viewer(self) -> str | None:
@@ -128,12 +181,14 @@ class Connection:
         if not self.closed:
             self.outbox.put(self, data)
 
-    def close(self) -> None:
-        """Send nothing more and close the WebSocket after what was already put."""
+    def close(self, reason: str = "", code: int = 1000) -> None:
+        """Send nothing more and close the WebSocket (with ``code`` and ``reason``) after
+        what was already put."""
         if not self.closed:
             self.closed = True
+            self.reason, self.code = reason, code
             self.outbox.put(self, None)
 
     async def shut(self) -> None:
         with contextlib.suppress(Exception):
-            await self.websocket.close()
+            await self.websocket.close(self.code, self.reason)

@@ -14,7 +14,6 @@ import secrets
 import time
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
 
 import msgspec
 
@@ -23,6 +22,7 @@ from ..rules.cards import LARGE_DECK, SMALL_DECK
 from ..rules.errors import KorapsyonError
 from ..rules.ruleset import MAX_CUSTOM, MAX_PLAYERS, MIN_PLAYERS, check_custom_roles, default_roles
 from ..store.sql import RoomRow, SeatRow, SqlStore
+from .api import RoomInfo, SeatInfo
 from .connection import Connection, Outbox
 from .protocol import Lobby
 from .session import GameSession
@@ -65,16 +65,39 @@ def _is_code(code: str) -> bool:
     return len(code) == CODE_LENGTH and all(letter in CODE_LETTERS for letter in code)
 
 
+INVISIBLE = frozenset("\u115f\u1160\u2800\u3164\uffa0")  # letters that show nothing
+MAX_MARKS = 2  # combining marks in a row (more stack into unreadable "Zalgo" text)
+
+
 def check_name(raw: str) -> str:
-    """A seat name: 1-24 printable characters, trimmed; not starting with '@'."""
-    name = " ".join(raw.split())
+    """A seat name: 1-24 printable characters (NFC), trimmed, white space runs made one space;
+    not starting with '@'; no control, format (bidi overrides, zero-width), private-use or
+    unassigned characters, no invisible letters, at most MAX_MARKS combining marks in a row.
+    HTML is allowed: the clients show names as text."""
+    name = unicodedata.normalize("NFC", " ".join(raw.split()))
     if not 1 <= len(name) <= 24:
         raise LobbyError("bad_name", "a name has 1 to 24 characters")
     if name.startswith("@"):
         raise LobbyError("bad_name", "a name may not start with '@'")
     if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise LobbyError("bad_name", "a name may not hold control characters")
+        raise LobbyError("bad_name", "a name may not hold control, format or invisible characters")
+    if any(ch in INVISIBLE for ch in name):
+        raise LobbyError("bad_name", "a name may not hold invisible letters")
+    marks = 0
+    for ch in name:
+        marks = marks + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
+        if marks > MAX_MARKS:
+            raise LobbyError("bad_name", f"at most {MAX_MARKS} combining marks on one letter")
     return name
+
+
+def check_settings(settings: RoomSettings) -> None:
+    """A custom setup must pass R-03's checks (the rest the settings' types check)."""
+    if settings.roles is not None:
+        try:
+            check_custom_roles(settings.roles)
+        except KorapsyonError as exc:
+            raise LobbyError("bad_setup", str(exc)) from None
 
 
 @dataclass
@@ -144,11 +167,7 @@ class Room:
 
     def update_settings(self, settings: RoomSettings) -> None:
         self._in_lobby()
-        if settings.roles is not None:
-            try:
-                check_custom_roles(settings.roles)
-            except KorapsyonError as exc:
-                raise LobbyError("bad_setup", str(exc)) from None
+        check_settings(settings)
         self.settings = settings
         self.store.update_room(self.code, settings=msgspec.to_builtins(settings))
         self.broadcast_lobby()
@@ -266,28 +285,23 @@ class Room:
             return "spectator", None, False
         raise LobbyError("bad_hello", "say who you are: a seat token, the host token or spectate")
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> RoomInfo:
         """What anyone in the room (or the lobby page) may see."""
         connected = {c.seat for c in self.connections if c.seat is not None and not c.closed}
-        return {
-            "code": self.code,
-            "status": self.status,
-            "join_url": f"{self.hub.base_url}/?room={self.code}",
-            "seats": [
-                {
-                    "seat": i,
-                    "name": s.name,
-                    "bot": s.bot,
-                    "connected": s.bot is not None or s.name in connected,
-                }
+        return RoomInfo(
+            code=self.code,
+            status=self.status,  # type: ignore[arg-type]
+            join_url=f"{self.hub.base_url}/?room={self.code}",
+            seats=[
+                SeatInfo(i, s.name, s.bot, s.bot is not None or s.name in connected)
                 for i, s in enumerate(self.seats)
             ],
-            "settings": msgspec.to_builtins(self.settings),
-            "spectators": sum(1 for c in self.connections if c.role == "spectator"),
-        }
+            settings=self.settings,
+            spectators=sum(1 for c in self.connections if c.role == "spectator"),
+        )
 
     def broadcast_lobby(self) -> None:
-        message = Lobby(self.info())
+        message = Lobby(msgspec.to_builtins(self.info()))
         for conn in self.connections:
             conn.send(message)
 

@@ -1,0 +1,212 @@
+"""The HTTP API of the lobby: its request and answer types, the table of its operations, and
+its OpenAPI description (``GET /api/openapi.json``), generated from the two.
+
+The server's routes are built from :data:`OPERATIONS` (korapsyon.server.app), so the
+description and the routes cannot drift apart; the JSON Schemas come from the msgspec types
+the handlers decode and encode.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import msgspec
+
+from ..record import Record
+from .settings import RoomSettings
+
+
+# ---------------------------------------------------------------- bodies and answers
+class CreateRoom(msgspec.Struct, forbid_unknown_fields=True):
+    """A new room: its settings, and the host's own seat name if the host plays."""
+
+    settings: RoomSettings = RoomSettings()
+    name: str | None = None
+
+
+class Join(msgspec.Struct, forbid_unknown_fields=True):
+    """Take a seat (R-01: 1 to 24 printable characters, not starting with '@')."""
+
+    name: str
+
+
+class AddBot(msgspec.Struct, forbid_unknown_fields=True):
+    """Host: add a bot seat."""
+
+    kind: Literal["heuristic", "random"] = "heuristic"
+    name: str | None = None
+
+
+class SeatTicket(msgspec.Struct):
+    """A seat: its index, its name and (for a person) its secret token, given only once."""
+
+    seat: int
+    name: str
+    token: str | None = None
+
+
+class RoomCreated(msgspec.Struct):
+    """The new room: its code, the join link and the secrets only its creator gets."""
+
+    code: str
+    join_url: str
+    host_token: str
+    moderator_token: str | None
+    seat: SeatTicket | None
+
+
+class SeatInfo(msgspec.Struct):
+    seat: int
+    name: str
+    bot: str | None
+    connected: bool
+
+
+class RoomInfo(msgspec.Struct):
+    """What anyone may see of a room (also the ``lobby`` message's ``room``)."""
+
+    code: str
+    status: Literal["lobby", "playing", "finished"]
+    join_url: str
+    seats: list[SeatInfo]
+    settings: RoomSettings
+    spectators: int
+
+
+class Health(msgspec.Struct):
+    ok: bool
+    rooms: int
+
+
+class ErrorDetail(msgspec.Struct):
+    code: str
+    message: str
+
+
+class ErrorBody(msgspec.Struct):
+    """Every refusal: nothing changed. ``code`` is stable, ``message`` says why."""
+
+    error: ErrorDetail
+
+
+# ---------------------------------------------------------------- the operations
+@dataclass(frozen=True)
+class Operation:
+    """One request the API answers: ``name`` is its handler in the server."""
+
+    method: str
+    path: str
+    name: str
+    summary: str
+    host: bool = False  # needs ``Authorization: Bearer <host token>``
+    body: type | None = None
+    status: int = 200
+    answer: Any = None
+    errors: tuple[int, ...] = (400, 404, 409)
+
+
+OPERATIONS: tuple[Operation, ...] = (
+    Operation("POST", "/api/rooms", "create", "Create a room", body=CreateRoom, status=201,
+              answer=RoomCreated, errors=(400,)),
+    Operation("GET", "/api/rooms/{code}", "show", "A room's seats, settings and status",
+              answer=RoomInfo, errors=(404,)),
+    Operation("POST", "/api/rooms/{code}/seats", "join", "Take a seat", body=Join, status=201,
+              answer=SeatTicket),
+    Operation("DELETE", "/api/rooms/{code}/seats/{seat}", "remove_seat", "Host: remove a seat",
+              host=True, answer=RoomInfo),
+    Operation("POST", "/api/rooms/{code}/bots", "add_bot", "Host: add a bot seat", host=True,
+              body=AddBot, status=201, answer=SeatTicket),
+    Operation("PUT", "/api/rooms/{code}/settings", "settings", "Host: change the settings",
+              host=True, body=RoomSettings, answer=RoomInfo),
+    Operation("POST", "/api/rooms/{code}/start", "start", "Host: deal and start (R-02/R-03)",
+              host=True, answer=RoomInfo),
+    Operation("GET", "/api/rooms/{code}/record", "record", "A finished game's record",
+              answer=Record, errors=(404,)),
+    Operation("GET", "/api/protocol", "protocol", "The JSON Schema of every WebSocket message",
+              answer=dict[str, Any], errors=()),
+    Operation("GET", "/api/openapi.json", "openapi", "This description", answer=dict[str, Any],
+              errors=()),
+    Operation("GET", "/healthz", "health", "Is the server up", answer=Health, errors=()),
+)  # fmt: skip
+
+ALWAYS = {
+    413: "the body is too large",
+    429: "too many requests from this address (see Retry-After)",
+    503: "the store is unavailable",
+}
+REASONS = {
+    400: "malformed or refused",
+    403: "not the host's token",
+    404: "no such room, seat or record",
+    405: "method not allowed",
+    409: "not in this state (the game has started, the name is taken, the room is full)",
+}
+PARAMETERS = {
+    "code": {"type": "string", "minLength": 1, "maxLength": 16, "description": "room code"},
+    "seat": {"type": "integer", "minimum": 0, "description": "seat index"},
+}
+
+
+def openapi(version: str = "") -> dict[str, Any]:
+    """The OpenAPI 3.1 description of the HTTP API."""
+    bodies = [op.body for op in OPERATIONS if op.body is not None]
+    answers = [op.answer for op in OPERATIONS if op.answer is not None]
+    refs = "#/components/schemas/{name}"
+    schemas, components = msgspec.json.schema_components(
+        [*bodies, *answers, ErrorBody], ref_template=refs
+    )
+    schema_of = dict(zip([*bodies, *answers, ErrorBody], schemas, strict=True))
+    error = {"application/json": {"schema": schema_of[ErrorBody]}}
+    paths: dict[str, dict[str, Any]] = {}
+    for op in OPERATIONS:
+        statuses = {*op.errors, *(ALWAYS if op.path.startswith("/api/") else {})}
+        if op.host:
+            statuses.add(403)
+        responses: dict[str, Any] = {
+            str(op.status): {
+                "description": op.summary,
+                "content": {"application/json": {"schema": schema_of[op.answer]}},
+            }
+        }
+        for status in sorted(statuses):
+            reason = REASONS.get(status) or ALWAYS[status]
+            responses[str(status)] = {"description": reason, "content": error}
+        if 429 in statuses:
+            responses["429"]["headers"] = {
+                "Retry-After": {"schema": {"type": "integer", "minimum": 0}}
+            }
+        entry: dict[str, Any] = {
+            "operationId": op.name,
+            "summary": op.summary,
+            "responses": responses,
+        }
+        names = [part[1:-1] for part in op.path.split("/") if part.startswith("{")]
+        if names:
+            entry["parameters"] = [
+                {"name": n, "in": "path", "required": True, "schema": PARAMETERS[n]} for n in names
+            ]
+        if op.body is not None:
+            entry["requestBody"] = {
+                "required": False,
+                "content": {"application/json": {"schema": schema_of[op.body]}},
+            }
+        if op.host:
+            entry["security"] = [{"host": []}]
+        paths.setdefault(op.path, {})[op.method.lower()] = entry
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Korapsyon lobby API",
+            "version": version or "1",
+            "description": "Rooms, seats, bots and settings before the game; the game itself "
+            "is played over the WebSocket /ws (GET /api/protocol).",
+        },
+        "paths": paths,
+        "components": {
+            "schemas": components,
+            "securitySchemes": {
+                "host": {"type": "http", "scheme": "bearer", "description": "the host token"}
+            },
+        },
+    }
