@@ -154,8 +154,9 @@ def test_frame_sizes_and_order_do_not_depend_on_hidden_facts(tmp_path: object) -
 
 def test_the_corrupt_channel_lights_every_phone_alike(tmp_path: object) -> None:
     """R-23/R-70: a message on the Corrupt channel in the Hidden Phase reaches the Corrupt
-    (and the moderator); every other player's phone gets a cover of the same length at
-    the same moment, and nothing that says what was written."""
+    (and the moderator); every other player's phone, and the board, gets a cover of the
+    same length at the same moment (as a table message of that length would reach them
+    all), and nothing that says what was written."""
     game = random_setup(42)
     db = f"sqlite:///{tmp_path}/chat.sqlite3"
 
@@ -188,7 +189,9 @@ def test_the_corrupt_channel_lights_every_phone_alike(tmp_path: object) -> None:
                 else:
                     assert frames[0].startswith('{"type":"cover","pad":"'), frames[0][:40]
                     assert text not in frames[0]
-            assert not [f for f in board.frames[board_mark:] if '"chat_posted"' in f]
+            seen = [f for f in board.frames[board_mark:] if '"pong"' not in f]
+            assert len(seen) == 1 and seen[0].startswith('{"type":"cover","pad":"'), seen
+            assert len(seen[0].encode()) == len(got[corrupt[0]][0].encode())
         await close_all([*phones.values(), board])
 
     with running(db) as live:

@@ -131,11 +131,13 @@ class Update(_Message, frozen=True, tag="update"):
 
 class Cover(_Message, frozen=True, tag="cover"):
     """Nothing for you: ignore it. In the Hidden Phase, when any player's view changes (a
-    choice made, a Corrupt teammate's choice, a message on the Corrupt channel), every
-    player's phone gets a frame at the same moment, of the same length: the changed view to
-    those it concerns and a ``cover`` to the others, so that a network observer cannot tell
-    whose phone lit up (R-70). Every player's ``view``, ``update`` and ``cover`` frame is
-    padded with spaces (``pad``) to a length that depends only on public facts."""
+    choice made, a Corrupt teammate's choice), every player's phone gets a frame at the
+    same moment, of the same length: the changed view to those it concerns and a ``cover``
+    to the others, so that a network observer cannot tell whose phone lit up (R-70). A
+    message on the Corrupt channel reaches every connection likewise (the message to its
+    readers, a cover of the same length to everyone else). Every player's ``view``,
+    ``update`` and ``cover`` frame is padded with spaces (``pad``) to a length that depends
+    only on public facts."""
 
     pad: str = ""
 

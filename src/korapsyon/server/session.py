@@ -183,7 +183,8 @@ class GameSession:
             self.finished_stored = True
             self._cancel_timer()
             self.room.finished()
-        if self._new_steps():
+        began = self._new_steps()
+        if began:
             self._start_timer()
         view = self.public.shared()
         shared = encode(view)  # once for the whole room
@@ -238,7 +239,7 @@ class GameSession:
             out.append((conn, frame, player))
             changed_player = changed_player or player
         if changed_player:
-            size = self.frame_size(b"update", shared, public_new, seq)
+            size = self.frame_size(b"update", shared, public_new, seq, began=began)
             size = self._fit(size, [f for _, f, p in out if p and f is not None])
         for conn, data, player in out:  # in the room's order, whoever changed
             if data is None:
@@ -281,19 +282,22 @@ class GameSession:
         shared: bytes,
         public: list[dict[str, Any]],
         seq: int | None = None,
+        *,
+        began: bool = False,
     ) -> int:
         """The length of every player's frame of a push: the frame a public viewer would
         get (the shared view and ``public``, the new public timeline entries), plus room for
         the clock readings (so that the length does not vary with the time) and a budget
         for the largest personal part and private timeline entries that any role could
-        have (:func:`_budget`; a ``view`` carries the whole timeline, so it adds a budget
-        for every Year's private entries). It depends only on public facts."""
+        have (:func:`_budget`): private entries only if a step ``began`` in the push, and
+        in a ``view``, which carries the whole timeline, those of every Year so far. It
+        depends only on public facts."""
         base = len(view_frame(kind, shared, b"{}", public, None, 0, seq)) + CLOCK_BYTES
-        personal, private, yearly = self.budget
-        budget = personal[self.game.step] + private
+        budget = self.budget
+        size = base + budget.personal[self.game.step] + PAD_OVERHEAD
         if kind == b"view":
-            budget += yearly * self.game.year
-        return base + budget + PAD_OVERHEAD
+            return size + budget.start + budget.yearly * self.game.year
+        return size + (budget.private if began else 0)
 
     def _fit(self, size: int, frames: list[bytes]) -> int:
         """``size``, or if a frame outgrew it (the budget is wrong: tests look for this),
@@ -522,46 +526,57 @@ class GameSession:
             for reader in readers:
                 reader.send(message)
             return row.seq
-        # R-70: a message on the Corrupt channel lights up every player's phone alike
+        # R-70: a message on the Corrupt channel reaches every connection as one of the
+        # same length would on the table's channel: the message to its readers, a cover to
+        # everyone else (players, the board, spectators)
         frame = encode(message)
         size = len(frame) + PAD_OVERHEAD
         body, cover = padded(frame, size), padded(COVER, size)
         for other in self.room.connections:
-            if other in readers:
-                other.send_raw(body)
-            elif other.role == "player" and other.tracker is not None:
-                other.send_raw(cover)
+            other.send_raw(body if other in readers else cover)
         return row.seq
 
     def record(self) -> Record:
         return record_of(self.game)
 
 
-def _budget(game: Game) -> tuple[dict[Step | None, int], int, int]:
-    """R-70 padding budgets from public facts only (the names, how many Corrupt and Good
-    Politicians the setup holds): (the largest personal part of a player's view in each
-    step, the private timeline entries one push can bring, those of one Year).
+@dataclass(frozen=True)
+class Budget:
+    """R-70 padding budgets, in bytes, from public facts only: the names and how many
+    Corrupt and Good Politicians the setup holds (:func:`_budget`)."""
 
-    The personal part (``viewer`` and ``you``) holds the seat's name twice, its role's card
-    texts, its choices (night targets, vote options: at most every name once; the claims
-    of the discussion name everyone three times), the Corrupt's teammates and live team
-    choices (R-23), a Lawyer's last protected, this Year's private results and the acks.
-    tests/security/test_wire_sizes.py checks on random games, long non-ASCII names and
-    the largest Corrupt teams that no frame outgrows it."""
+    personal: dict[Step | None, int]  # the largest personal part of a view, in each step
+    private: int  # the private timeline entries of a push that begins a step
+    start: int  # the private entries of the deal (a view's)
+    yearly: int  # the private entries of one Year (a view's)
+
+
+def _budget(game: Game) -> Budget:
+    """The personal part (``viewer`` and ``you``) holds the seat's name twice, its role's
+    card texts, its choices (night targets, vote options: at most every name once; the
+    claims of the discussion name everyone three times), the Corrupt's (or recognising Good
+    Politicians') teammates and the Corrupt's live team choices (R-23), a Lawyer's last
+    protected, this Year's private results, and the acks of its own actions (two fit).
+    Private timeline entries come only with the resolution of a step (a step begins in the
+    same push): a night's results, a kickback. Measured on random games, the largest
+    personal part beyond what the names account for is about 470 bytes (810 in the
+    discussion), a push's private entries about 380: the budgets below add a fifth.
+    tests/security checks, on random games with long non-ASCII names and large Corrupt
+    teams, that no frame ever outgrows them (``GameSession.overflows``)."""
     names = [len(encode(name)) for name in game.players]
     every = sum(names) + len(names)  # a JSON list of every name
     longest = max(names)
     corrupt = len(game.corrupt_seats)
     team = max(corrupt, len(game.good_politician_seats))
-    base = 900 + 4 * longest + team * (longest + 1) + 2 * (110 + longest)  # + 2 acks
+    acks = 2 * 65
+    base = 560 + 4 * longest + team * (longest + 1) + acks
     personal: dict[Step | None, int] = dict.fromkeys(Step, base + every)
     personal[None] = base
-    personal[Step.DISCUSSION] = base + 3 * every
+    personal[Step.DISCUSSION] = base + 400 + 3 * every
     personal[Step.HIDDEN] = base + every + max(0, corrupt - 1) * (120 + 3 * longest)
-    private = 8 * (140 + 2 * longest)  # every private result of one night, one kickback
-    yearly = private
-    start = 300 + corrupt * (longest + 1)  # the dealt role and the team revealed (R-07)
-    return personal, private + start, yearly
+    private = 460 + 4 * longest
+    start = 300 + corrupt * (longest + 1)  # the dealt role, the team revealed (R-07)
+    return Budget(personal, private, start, private + 120)
 
 
 def _without_count(view: dict[str, Any]) -> dict[str, Any]:
