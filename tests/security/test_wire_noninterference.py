@@ -26,6 +26,7 @@ import asyncio
 import json
 import os
 import random
+from collections import Counter
 from typing import Any
 
 from korapsyon.rules import Game, Role
@@ -137,7 +138,8 @@ class Checker:
 
 async def _play(
     game_no: int, live: Live, names: list[str], bots: int, settings: dict[str, Any]
-) -> str:
+) -> Counter[str]:
+    """Play one game; check every client's frames; return what kinds of frames came."""
     code, host_token, tokens = make_room(live, names, settings=settings)
     add_bots(live, code, host_token, bots)
     clients = {n: await open_client(live, code, token=t) for n, t in tokens.items()}
@@ -238,7 +240,11 @@ async def _play(
     session = live.hub.rooms[code].session
     assert isinstance(session, GameSession) and session.overflows == 0
     assert checked > 200
-    return code
+    kinds: Counter[str] = Counter()
+    for client in clients.values():
+        kinds.update(json.loads(raw)["type"] for raw in client.frames)
+        kinds["corrupt_chat"] += sum('"channel":"corrupt"' in raw for raw in client.frames)
+    return kinds
 
 
 def _table(game_no: int, rng: random.Random) -> tuple[list[str], int, dict[str, Any]]:
@@ -262,10 +268,14 @@ def _table(game_no: int, rng: random.Random) -> tuple[list[str], int, dict[str, 
 def test_no_frame_holds_a_fact_hidden_from_its_client(tmp_path: object) -> None:
     db = f"sqlite:///{tmp_path}/content.sqlite3"
 
-    async def scenario(live: Live) -> None:
+    async def scenario(live: Live) -> Counter[str]:
+        kinds: Counter[str] = Counter()
         for game_no in range(GAMES):
             names, bots, settings = _table(game_no, random.Random(game_no))
-            await _play(game_no, live, names, bots, settings)
+            kinds += await _play(game_no, live, names, bots, settings)
+        return kinds
 
     with running(db) as live:
-        asyncio.run(scenario(live))
+        kinds = asyncio.run(scenario(live))
+    # the games went through what the check is about: covers, the Corrupt channel
+    assert kinds["cover"] > 50 and kinds["corrupt_chat"] > 0 and kinds["chat_posted"] > 0, kinds

@@ -15,7 +15,8 @@ Invariants:
    of a push to the players' connections has one length, which depends only on public facts
    (:meth:`GameSession.frame_size`); and in the Hidden Phase, when any player's view changes,
    every player's connection gets a frame in that push (a pre-built ``cover`` when its own
-   view did not change), in the room's connection order, whatever their roles.
+   view did not change), whatever their roles: first to the connections whose actions the
+   push shows (their upload was seen), then in the room's connection order.
 """
 
 from __future__ import annotations
@@ -202,6 +203,7 @@ class GameSession:
             for conn, message_id, index in self.waiting:
                 acks.setdefault(conn, []).append(Ack(message_id, index))
             self.waiting = []
+        actors = set(acks)
         # R-70: until the game ends, the players' frames of a push have one length; in the
         # Hidden Phase, if any player's view changed, every player gets a frame
         pad = not game.is_over
@@ -241,7 +243,9 @@ class GameSession:
         if changed_player:
             size = self.frame_size(b"update", shared, public_new, seq, began=began)
             size = self._fit(size, [f for _, f, p in out if p and f is not None])
-        for conn, data, player in out:  # in the room's order, whoever changed
+        if actors:  # whoever's action this push shows first (the table saw them act), then
+            out.sort(key=lambda item: item[0] not in actors)  # the room's order (stable)
+        for conn, data, player in out:  # whatever changed for whom
             if data is None:
                 if changed_player:
                     conn.send_raw(self._cover(size))
