@@ -125,7 +125,8 @@ class Client:
     """One WebSocket client and everything it has been sent."""
 
     ws: ClientConnection
-    received: list[dict[str, Any]] = field(default_factory=list)
+    received: list[dict[str, Any]] = field(default_factory=list)  # every message but covers
+    frames: list[str] = field(default_factory=list)  # every frame as it came, covers too
     state: dict[str, Any] | None = None
     timeline: list[dict[str, Any]] = field(default_factory=list)
     next_id: int = 1
@@ -139,7 +140,13 @@ class Client:
         had been sent alone after it."""
         if self.acks:
             return self.acks.pop(0)
-        message: dict[str, Any] = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        while True:  # a cover frame (R-70) says nothing: skip it
+            frame = await asyncio.wait_for(self.ws.recv(), timeout)
+            assert isinstance(frame, str)
+            self.frames.append(frame)
+            message: dict[str, Any] = json.loads(frame)
+            if message["type"] != "cover":
+                break
         self.received.append(message)
         if message["type"] == "view":
             self.state, self.timeline = message["state"], list(message["timeline"])

@@ -18,7 +18,7 @@ import msgspec
 
 from ..rules.actions import Action
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 MAX_MESSAGE_BYTES = 16 * 1024
 MAX_CHAT_CHARS = 500
 
@@ -102,6 +102,7 @@ class View(_Message, frozen=True, tag="view"):
     timeline: list[dict[str, Any]]
     timer: dict[str, Any] | None
     now: float
+    pad: str = ""  # players: spaces, so that the frame's size tells nothing (see cover)
 
 
 class Ack(_Message, frozen=True, tag="ack"):
@@ -125,6 +126,20 @@ class Update(_Message, frozen=True, tag="update"):
     now: float
     acks: list[Ack] = []
     seq: int | None = None  # benchmarks only (server --trace): the last action it includes
+    pad: str = ""  # players: spaces, so that the frame's size tells nothing (see cover)
+
+
+class Cover(_Message, frozen=True, tag="cover"):
+    """Nothing for you: ignore it. In the Hidden Phase, when any player's view changes (a
+    choice made, a Corrupt teammate's choice), every player's phone gets a frame at the
+    same moment, of the same length: the changed view to those it concerns and a ``cover``
+    to the others, so that a network observer cannot tell whose phone lit up (R-70). A
+    message on the Corrupt channel reaches every connection likewise (the message to its
+    readers, a cover of the same length to everyone else). Every player's ``view``,
+    ``update`` and ``cover`` frame is padded with spaces (``pad``) to a length that depends
+    only on public facts."""
+
+    pad: str = ""
 
 
 class Error(_Message, frozen=True, tag="error"):
@@ -153,7 +168,7 @@ class Pong(_Message, frozen=True, tag="pong"):
     now: float
 
 
-ServerMessage: TypeAlias = Welcome | Lobby | View | Update | Ack | Error | ChatPosted | Pong
+ServerMessage: TypeAlias = Welcome | Lobby | View | Update | Cover | Ack | Error | ChatPosted | Pong
 
 decode_client = msgspec.json.Decoder(ClientMessage).decode
 
@@ -185,6 +200,19 @@ def view_frame(  # noqa: PLR0917
 
 
 encode = msgspec.json.Encoder().encode
+
+_PAD_FIELD = b',"pad":"'
+PAD_OVERHEAD = len(_PAD_FIELD) + 1  # the field's name and quotes: its least cost
+COVER = b'{"type":"cover"}'
+
+
+def padded(frame: bytes, size: int) -> bytes:
+    """``frame`` (one JSON object, ending with ``}``) with a ``pad`` field of spaces that
+    makes it exactly ``size`` bytes long (``size`` >= its length + PAD_OVERHEAD)."""
+    spaces = size - len(frame) - PAD_OVERHEAD
+    if spaces < 0:
+        raise ValueError(f"a frame of {len(frame)} bytes cannot be padded to {size}")
+    return b"".join((frame[:-1], _PAD_FIELD, b" " * spaces, b'"}'))
 
 
 def schemas() -> dict[str, Any]:

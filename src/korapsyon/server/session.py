@@ -11,6 +11,12 @@ Invariants:
    timeline or the timer), built from its own :class:`~korapsyon.rules.views.ViewTracker`
    and the public part computed once for everyone.
 4. Bot seats and timers act through :meth:`GameSession.act`, exactly like clients.
+5. Nothing about a phone's traffic tells its role (R-70): until the game ends, every frame
+   of a push to the players' connections has one length, which depends only on public facts
+   (:meth:`GameSession.frame_size`); and in the Hidden Phase, when any player's view changes,
+   every player's connection gets a frame in that push (a pre-built ``cover`` when its own
+   view did not change), whatever their roles: first to the connections whose actions the
+   push shows (their upload was seen), then in the room's connection order.
 """
 
 from __future__ import annotations
@@ -35,13 +41,15 @@ from ..rules.steps import Step
 from ..rules.views import ViewTracker
 from ..store.sql import ChatRow, StoreError, WriteLog
 from .connection import Connection
-from .protocol import Ack, ChatPosted, encode, view_frame
+from .protocol import COVER, PAD_OVERHEAD, Ack, ChatPosted, encode, padded, view_frame
 
 if TYPE_CHECKING:
     from .room import Room
 
 CHAT_HISTORY = 200
 PROGRESS_SECONDS = 2.0  # how often a vote count alone is pushed to a room
+PAD_BLOCK = 256  # a push whose frames outgrow frame_size pads them to a multiple of this
+CLOCK_BYTES = 64  # the timer and ``now`` take at most this much beyond "null" and "0"
 
 
 class StoreUnavailable(RuntimeError):
@@ -95,6 +103,11 @@ class GameSession:
                 self.bots[seat.name] = _Bot(agent, index, corrupt)
         self._step_cursor = 0
         self._new_steps()
+        # R-70 padding: the public timeline entries already counted, and the budget
+        self.public_taken = len(self.public.timeline)
+        self.budget = _budget(game)
+        self.overflows = 0  # pushes whose frames outgrew frame_size (tests: never)
+        self.covers: tuple[int, bytes] = (0, b"")  # the last cover frame built
 
     # ------------------------------------------------------------ acting
     async def act(self, action: Action) -> int:
@@ -126,6 +139,8 @@ class GameSession:
         self.game = game
         self.log.generation += 1
         self.public = ViewTracker(game, None)
+        self.public.update()
+        self.public_taken = len(self.public.timeline)
         self._step_cursor = min(self._step_cursor, len(game.events))
         for bot in self.bots.values():
             bot.cursor = min(bot.cursor, len(game.events))
@@ -169,7 +184,8 @@ class GameSession:
             self.finished_stored = True
             self._cancel_timer()
             self.room.finished()
-        if self._new_steps():
+        began = self._new_steps()
+        if began:
             self._start_timer()
         view = self.public.shared()
         shared = encode(view)  # once for the whole room
@@ -187,25 +203,56 @@ class GameSession:
             for conn, message_id, index in self.waiting:
                 acks.setdefault(conn, []).append(Ack(message_id, index))
             self.waiting = []
+        actors = set(acks)
+        # R-70: until the game ends, the players' frames of a push have one length; in the
+        # Hidden Phase, if any player's view changed, every player gets a frame
+        pad = not game.is_over
+        hidden = pad and game.step is Step.HIDDEN
+        public_new = self.public.timeline[self.public_taken :]
+        self.public_taken = len(self.public.timeline)
+        out: list[tuple[Connection, bytes | None, bool]] = []  # (conn, frame, a player's?)
+        changed_player = False
+        size = 0
         for conn in self.room.connections:
             tracker = conn.tracker
             if tracker is None or conn.closed:
                 continue
+            player = pad and conn.role == "player"
             seen = tracker.update()
             if seen or conn.personal is None:
                 conn.personal = encode(tracker.personal())
             stale = conn.shared != shared
             if stale and tracker.seat in deciding:
                 stale = False  # a count alone: it comes with this player's own vote
-            if not (seen or timer != conn.last_timer or (stale and not count_only)):
+            if not (
+                seen
+                or timer != conn.last_timer
+                or (stale and not count_only)
+                or (hidden and player and conn in acks)  # its ack rides in a padded frame
+            ):
                 behind = behind or stale
+                if hidden and player:
+                    out.append((conn, None, True))  # a cover, if another player's changed
                 continue  # nothing this client can see has changed (or only the count)
             conn.shared, conn.last_timer = shared, timer
             timeline = tracker.take_timeline()
             mine = acks.pop(conn, None) if acks else None
-            conn.send_raw(
-                view_frame(b"update", shared, conn.personal, timeline, timer, now, seq, mine)
-            )
+            frame = view_frame(b"update", shared, conn.personal, timeline, timer, now, seq, mine)
+            out.append((conn, frame, player))
+            changed_player = changed_player or player
+        if changed_player:
+            size = self.frame_size(b"update", shared, public_new, seq, began=began)
+            size = self._fit(size, [f for _, f, p in out if p and f is not None])
+        if actors:  # whoever's action this push shows first (the table saw them act), then
+            out.sort(key=lambda item: item[0] not in actors)  # the room's order (stable)
+        for conn, data, player in out:  # whatever changed for whom
+            if data is None:
+                if changed_player:
+                    conn.send_raw(self._cover(size))
+            elif player:
+                conn.send_raw(padded(data, size))
+            else:
+                conn.send_raw(data)
         if behind and not self.flush_scheduled:
             self.flush_scheduled = True
             self.loop.call_later(PROGRESS_SECONDS, lambda: self._push(flush=True))
@@ -225,7 +272,52 @@ class GameSession:
         conn.personal = encode(tracker.personal())
         timer = conn.last_timer = self.timer_info()
         timeline = tracker.take_timeline()
-        conn.send_raw(view_frame(b"view", shared, conn.personal, timeline, timer, time.time()))
+        now = time.time()
+        frame = view_frame(b"view", shared, conn.personal, timeline, timer, now)
+        if conn.role == "player" and not self.game.is_over:  # R-70: see frame_size
+            size = self.frame_size(b"view", shared, self.public.timeline)
+            frame = padded(frame, self._fit(size, [frame]))
+        conn.send_raw(frame)
+
+    # ------------------------------------------------------------ R-70: frame sizes
+    def frame_size(
+        self,
+        kind: bytes,
+        shared: bytes,
+        public: list[dict[str, Any]],
+        seq: int | None = None,
+        *,
+        began: bool = False,
+    ) -> int:
+        """The length of every player's frame of a push: the frame a public viewer would
+        get (the shared view and ``public``, the new public timeline entries), plus room for
+        the clock readings (so that the length does not vary with the time) and a budget
+        for the largest personal part and private timeline entries that any role could
+        have (:func:`_budget`): private entries only if a step ``began`` in the push, and
+        in a ``view``, which carries the whole timeline, those of every Year so far. It
+        depends only on public facts."""
+        base = len(view_frame(kind, shared, b"{}", public, None, 0, seq)) + CLOCK_BYTES
+        budget = self.budget
+        size = base + budget.personal[self.game.step] + PAD_OVERHEAD
+        if kind == b"view":
+            return size + budget.start + budget.yearly * self.game.year
+        return size + (budget.private if began else 0)
+
+    def _fit(self, size: int, frames: list[bytes]) -> int:
+        """``size``, or if a frame outgrew it (the budget is wrong: tests look for this),
+        the longest frame's padded length rounded up to PAD_BLOCK, so that the push's
+        frames still have one length."""
+        longest = max(map(len, frames), default=0) + PAD_OVERHEAD
+        if longest <= size:
+            return size
+        self.overflows += 1
+        return -(-longest // PAD_BLOCK) * PAD_BLOCK
+
+    def _cover(self, size: int) -> bytes:
+        """A cover frame of ``size`` bytes (built once for each size)."""
+        if self.covers[0] != size:
+            self.covers = (size, padded(COVER, size))
+        return self.covers[1]
 
     # ------------------------------------------------------------ timers (R-72)
     def _new_steps(self) -> bool:
@@ -432,12 +524,63 @@ class GameSession:
                 "the chat could not be saved; the message was not posted"
             ) from None
         message = ChatPosted(row.seq, row.channel, row.author, row.text, row.year, row.at)  # type: ignore[arg-type]
-        for reader in self.readers_of(channel):
-            reader.send(message)
+        readers = self.readers_of(channel)
+        game = self.game
+        if channel == "public" or game.is_over or game.step is not Step.HIDDEN:
+            for reader in readers:
+                reader.send(message)
+            return row.seq
+        # R-70: a message on the Corrupt channel reaches every connection as one of the
+        # same length would on the table's channel: the message to its readers, a cover to
+        # everyone else (players, the board, spectators)
+        frame = encode(message)
+        size = len(frame) + PAD_OVERHEAD
+        body, cover = padded(frame, size), padded(COVER, size)
+        for other in self.room.connections:
+            other.send_raw(body if other in readers else cover)
         return row.seq
 
     def record(self) -> Record:
         return record_of(self.game)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """R-70 padding budgets, in bytes, from public facts only: the names and how many
+    Corrupt and Good Politicians the setup holds (:func:`_budget`)."""
+
+    personal: dict[Step | None, int]  # the largest personal part of a view, in each step
+    private: int  # the private timeline entries of a push that begins a step
+    start: int  # the private entries of the deal (a view's)
+    yearly: int  # the private entries of one Year (a view's)
+
+
+def _budget(game: Game) -> Budget:
+    """The personal part (``viewer`` and ``you``) holds the seat's name twice, its role's
+    card texts, its choices (night targets, vote options: at most every name once; the
+    claims of the discussion name everyone three times), the Corrupt's (or recognising Good
+    Politicians') teammates and the Corrupt's live team choices (R-23), a Lawyer's last
+    protected, this Year's private results, and the acks of its own actions (two fit).
+    Private timeline entries come only with the resolution of a step (a step begins in the
+    same push): a night's results, a kickback. Measured on random games, the largest
+    personal part beyond what the names account for is about 470 bytes (810 in the
+    discussion), a push's private entries about 380: the budgets below add a fifth.
+    tests/security checks, on random games with long non-ASCII names and large Corrupt
+    teams, that no frame ever outgrows them (``GameSession.overflows``)."""
+    names = [len(encode(name)) for name in game.players]
+    every = sum(names) + len(names)  # a JSON list of every name
+    longest = max(names)
+    corrupt = len(game.corrupt_seats)
+    team = max(corrupt, len(game.good_politician_seats))
+    acks = 2 * 65
+    base = 560 + 4 * longest + team * (longest + 1) + acks
+    personal: dict[Step | None, int] = dict.fromkeys(Step, base + every)
+    personal[None] = base
+    personal[Step.DISCUSSION] = base + 400 + 3 * every
+    personal[Step.HIDDEN] = base + every + max(0, corrupt - 1) * (120 + 3 * longest)
+    private = 460 + 4 * longest
+    start = 300 + corrupt * (longest + 1)  # the dealt role, the team revealed (R-07)
+    return Budget(personal, private, start, private + 120)
 
 
 def _without_count(view: dict[str, Any]) -> dict[str, Any]:

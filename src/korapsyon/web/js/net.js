@@ -6,6 +6,10 @@
  * back to the same seat. `act`, `chat` and `timer` return promises settled by the
  * server's `ack` or `error` with the same id. `serverNow()` is the server's clock,
  * corrected for skew from the `now` of each message.
+ *
+ * R-70: the server pads every player frame and, in the Hidden Phase, sends `cover` frames
+ * (dropped here, unseen by the pages) so that a phone's traffic does not tell its role; for
+ * the same reason every `act` leaves padded with spaces to a multiple of ACT_BYTES.
  */
 
 /** Tokens of a room: `{token, host_token, moderator_token, name}` (docs/CLIENT.md). */
@@ -58,6 +62,16 @@ const FATAL = new Set(['bad_token', 'no_room', 'bad_hello', 'protocol', 'no_spec
 
 const PING_SECONDS = 20;
 
+/** Every `act` is sent as a multiple of this many bytes (JSON, then spaces). */
+const ACT_BYTES = 512;
+const encoder = new TextEncoder();
+
+/** `text` followed by spaces up to a multiple of ACT_BYTES bytes (UTF-8). */
+function padAct(text) {
+  const length = encoder.encode(text).length;
+  return text + ' '.repeat(Math.ceil(length / ACT_BYTES) * ACT_BYTES - length);
+}
+
 /** The game's WebSocket for one page. */
 export class Link {
   /**
@@ -91,6 +105,7 @@ export class Link {
   }
 
   receive(message) {
+    if (message.type === 'cover') return; // R-70: nothing for us, sent so that all phones look alike
     if (typeof message.now === 'number') this.offset = message.now - Date.now() / 1000;
     if (message.type === 'welcome') {
       this.delay = 500;
@@ -139,7 +154,8 @@ export class Link {
         return;
       }
       this.pending.set(id, { resolve, reject });
-      this.ws.send(JSON.stringify({ ...message, id }));
+      const text = JSON.stringify({ ...message, id });
+      this.ws.send(message.type === 'act' ? padAct(text) : text);
     });
   }
 
