@@ -185,6 +185,8 @@ def spawned_server(db: str | None = None) -> Any:
         command = [
             sys.executable, "-m", "korapsyon", "serve", "--port", str(port), "--db", database,
             "--trace", "--limit-messages", "1000",
+            # every simulated client comes from 127.0.0.1: no per-address limits
+            "--limit-requests", "0", "--limit-rooms", "0", "--limit-connections", "0",
         ]  # fmt: skip
         process = subprocess.Popen(command, preexec_fn=raise_file_limit)  # noqa: PLW1509
         try:

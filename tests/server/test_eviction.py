@@ -43,7 +43,7 @@ def test_idle_rooms_leave_memory_and_come_back_whole(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(server_app, "SWEEP_SECONDS", 0.05)
-    monkeypatch.setattr(server_app, "IDLE_SECONDS", 0.2)
+    monkeypatch.setattr(server_app, "IDLE_SECONDS", 3600.0)  # until the rooms are set up
     with running(db_url) as live:
         finished, host_token, _ = make_room(live, [], bots=9, settings=FAST)
         asyncio.run(_play_out(live, finished, host_token))
@@ -53,6 +53,7 @@ def test_idle_rooms_leave_memory_and_come_back_whole(
         playing, playing_host, _ = make_room(live, [], bots=9, settings=FAST)
         start(live, playing, playing_host)  # no host to end its discussion: it stays in play
         rooms: list[weakref.ref[Room]] = [weakref.ref(live.hub.rooms[c]) for c in (finished, lobby)]
+        monkeypatch.setattr(server_app, "IDLE_SECONDS", 0.2)
 
         _wait_until_gone(live, finished, lobby)
         gc.collect()
