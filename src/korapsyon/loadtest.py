@@ -187,6 +187,8 @@ def spawned_server(db: str | None = None) -> Any:
             "--trace", "--limit-messages", "1000",
             # every simulated client comes from 127.0.0.1: no per-address limits
             "--limit-requests", "0", "--limit-rooms", "0", "--limit-connections", "0",
+            # finished rooms are replaced at once: free them within the run
+            "--evict-after", "60",
         ]  # fmt: skip
         process = subprocess.Popen(command, preexec_fn=raise_file_limit)  # noqa: PLW1509
         try:

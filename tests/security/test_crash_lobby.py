@@ -1,11 +1,9 @@
 """kill -9 right after the lobby answers (issue #6): a room the server answered ``201`` for,
 and a seat it handed a token for, must still be there after a restart.
 
-They are not yet: ``POST /api/rooms`` and ``POST /api/rooms/{code}/seats`` answer before
-the store's writes are committed (``Hub.create_room`` and ``Room.join`` do not wait for
-the futures the store returns), so a crash within milliseconds of the answer loses the room
-or the seat. In a trial, 12 rooms of 20 were lost this way. The fix belongs to the server
-(await the store's futures before answering); this test is expected to fail until then."""
+Lobby requests are answered only once the store has committed them (``Room.saved``);
+before that fix, a crash within milliseconds of the answer lost the room or the seat (12
+rooms of 20 in a trial)."""
 
 from __future__ import annotations
 
@@ -14,14 +12,12 @@ import tempfile
 from pathlib import Path
 
 import httpx
-import pytest
 
 from korapsyon.crashtest import ServerProcess
 
-KILLS = 8  # with the bug, each kill loses the room 6 times in 10: all 8 survive 1 in 1,500
+KILLS = 8  # before the fix, each kill lost the room 6 times in 10: all 8 survived 1 in 1,500
 
 
-@pytest.mark.xfail(strict=True, reason="lobby answers precede their commits (server/room.py)")
 def test_a_room_and_seat_answered_survive_kill_9() -> None:
     async def go() -> list[str]:
         lost = []

@@ -78,6 +78,14 @@ def database_url(db: str | None) -> str:
     type=click.FloatRange(0.1),
     help="A client that has not taken a message for this long is dropped.",
 )
+@click.option(
+    "--evict-after",
+    default=600.0,
+    show_default=True,
+    type=click.FloatRange(1),
+    help="Seconds a room not in play (finished, or an abandoned lobby) stays in memory "
+    "once nobody uses it; the store keeps it.",
+)
 def serve(  # noqa: PLR0917
     host: str,
     port: int,
@@ -89,6 +97,7 @@ def serve(  # noqa: PLR0917
     limit_connections: int,
     limit_body: int,
     limit_send_seconds: float,
+    evict_after: float,
 ) -> None:
     """Run the Korapsyon server.
 
@@ -112,7 +121,7 @@ def serve(  # noqa: PLR0917
         send_seconds=limit_send_seconds,
     )
     public = f"http://{reachable_address(host)}:{port}"
-    app = build_app(store, base_url=public, limits=limits, trace=trace)
+    app = build_app(store, base_url=public, limits=limits, trace=trace, evict_after=evict_after)
     say(f"korapsyon server on {public} (store: {url.split('@')[-1]})")
     if public != f"http://{host}:{port}":
         say(f"open {public} on the board's screen: the join links and QR codes point there")

@@ -78,10 +78,16 @@ def _host(request: Request, room: Room) -> None:
 
 
 def build_app(
-    store: SqlStore, *, base_url: str = "", limits: Limits | None = None, trace: bool = False
+    store: SqlStore,
+    *,
+    base_url: str = "",
+    limits: Limits | None = None,
+    trace: bool = False,
+    evict_after: float | None = None,
 ) -> Server:
     """The application, over ``store`` (migrated, and restored at start-up). ``trace``
-    (benchmarks) makes acks and updates say which actions they include."""
+    (benchmarks) makes acks and updates say which actions they include; a room not in
+    play leaves memory ``evict_after`` seconds after its last use (IDLE_SECONDS)."""
     hub = Hub(store, base_url, trace=trace)
     limits = limits or Limits()
     addresses = AddressLimits(limits)
@@ -92,7 +98,7 @@ def build_app(
         hub.restore()
         loop = asyncio.get_running_loop()
         collector = loop.create_task(_collect_when_quiet(store))
-        sweeper = loop.create_task(_evict_idle_rooms(hub))
+        sweeper = loop.create_task(_evict_idle_rooms(hub, evict_after))
         watchdog = loop.create_task(_unstick(hub, limits.send_seconds))
         yield
         watchdog.cancel()
@@ -134,6 +140,7 @@ def build_app(
         if name is not None:
             index, secret = room.join(name)
             seat = SeatTicket(index, room.seats[index].name, secret)
+        await room.saved()
         return _json(RoomCreated(room.code, room.info().join_url, host, moderator, seat), 201)
 
     async def show(request: Request) -> Response:
@@ -143,6 +150,7 @@ def build_app(
         room = hub.room(request.path_params["code"])
         wanted: Join = await body(request, Join)
         index, secret = room.join(wanted.name)
+        await room.saved()
         return _json(SeatTicket(index, room.seats[index].name, secret), 201)
 
     async def add_bot(request: Request) -> Response:
@@ -150,12 +158,14 @@ def build_app(
         _host(request, room)
         wanted: AddBot = await body(request, AddBot)
         index = room.add_bot(wanted.kind, wanted.name)
+        await room.saved()
         return _json(SeatTicket(index, room.seats[index].name), 201)
 
     async def remove_seat(request: Request) -> Response:
         room = hub.room(request.path_params["code"])
         _host(request, room)
         room.remove_seat(int(request.path_params["seat"]))
+        await room.saved()
         return _json(room.info())
 
     async def settings(request: Request) -> Response:
@@ -163,6 +173,7 @@ def build_app(
         _host(request, room)
         wanted: RoomSettings = await body(request, RoomSettings)
         room.update_settings(wanted)
+        await room.saved()
         return _json(room.info())
 
     async def start(request: Request) -> Response:
@@ -333,13 +344,14 @@ async def _collect_when_quiet(store: SqlStore) -> None:
 QUIET_SECONDS = 30.0
 
 
-async def _evict_idle_rooms(hub: Hub) -> None:
-    """Keep memory bounded by the rooms in use: every SWEEP_SECONDS, drop the rooms
-    nobody has used for IDLE_SECONDS (finished games and abandoned lobbies; the store
-    holds them, and they are rebuilt when asked for)."""
+async def _evict_idle_rooms(hub: Hub, idle: float | None) -> None:
+    """Keep memory bounded by the rooms in use: every SWEEP_SECONDS (at most every
+    ``idle`` seconds), drop the rooms nobody has used for ``idle`` seconds (IDLE_SECONDS
+    by default): finished games and abandoned lobbies; the store holds them, and they are
+    rebuilt when asked for."""
     while True:
-        await asyncio.sleep(SWEEP_SECONDS)
-        hub.evict_idle(IDLE_SECONDS)
+        await asyncio.sleep(SWEEP_SECONDS if idle is None else min(SWEEP_SECONDS, idle))
+        hub.evict_idle(IDLE_SECONDS if idle is None else idle)
 
 
 SWEEP_SECONDS = 60.0

@@ -13,7 +13,9 @@ import hashlib
 import secrets
 import time
 import unicodedata
+from concurrent.futures import Future
 from dataclasses import dataclass
+from typing import Any
 
 import msgspec
 
@@ -133,6 +135,7 @@ class Room:
         self.outbox = Outbox()  # every message to this room's clients, in order
         self.session: GameSession | None = None
         self.touched = time.monotonic()  # last asked for by a request or seen connected
+        self.last_write: Future[Any] | None = None  # the lobby's latest write to the store
 
     # ------------------------------------------------------------ lobby
     def join(self, raw_name: str) -> tuple[int, str]:
@@ -169,7 +172,7 @@ class Room:
         self._in_lobby()
         check_settings(settings)
         self.settings = settings
-        self.store.update_room(self.code, settings=msgspec.to_builtins(settings))
+        self.last_write = self.store.update_room(self.code, settings=msgspec.to_builtins(settings))
         self.broadcast_lobby()
 
     def _in_lobby(self) -> None:
@@ -186,8 +189,16 @@ class Room:
 
     def _save_seats(self) -> None:
         rows = [SeatRow(i, s.name, s.bot, s.token) for i, s in enumerate(self.seats)]
-        self.store.replace_seats(self.code, rows)
+        self.last_write = self.store.replace_seats(self.code, rows)
         self.broadcast_lobby()
+
+    async def saved(self) -> None:
+        """Wait until the lobby's latest change is committed (the store's writer commits in
+        order, so every earlier one is too): a lobby request is answered only then, so a
+        room or seat the client was told about survives a crash. Raises StoreError if the
+        write failed (the next lobby write stores every seat again)."""
+        if self.last_write is not None:
+            await asyncio.wrap_future(self.last_write)
 
     # ------------------------------------------------------------ start
     async def start(self) -> None:
@@ -247,6 +258,8 @@ class Room:
         setup = msgspec.structs.replace(record, actions=[])
         self.session = GameSession(self, game, setup)
         self.session.chat = list(row.chats)
+        if game.is_over and self.status != "finished":
+            self.finished()  # a crash fell between the last action's commit and this one
         if not game.is_over:
             self.session.resume_timer(row.timer)
             self.session._changed()
@@ -329,7 +342,7 @@ class Hub:
             created_at=time.time(),
         )
         self.rooms[code] = room
-        self.store.create_room(
+        room.last_write = self.store.create_room(
             RoomRow(
                 code,
                 room.created_at,
