@@ -434,7 +434,13 @@ async def run(
     async def replace(old: _Room) -> None:
         for client in old.clients:
             client.close()
-        room = await _new_room(http, players)
+        for attempt in range(3):
+            try:
+                room = await _new_room(http, players)
+                break
+            except httpx.TransportError:  # a kept-alive connection the server just closed
+                if attempt == 2:
+                    raise
         await connect(room)
         await asyncio.gather(*(c.opened for c in room.clients))
         await _start_room(http, room)

@@ -351,7 +351,11 @@ async def _evict_idle_rooms(hub: Hub, idle: float | None) -> None:
     rebuilt when asked for."""
     while True:
         await asyncio.sleep(SWEEP_SECONDS if idle is None else min(SWEEP_SECONDS, idle))
-        hub.evict_idle(IDLE_SECONDS if idle is None else idle)
+        if hub.evict_idle(IDLE_SECONDS if idle is None else idle):
+            # A room is a web of references (room, session, connections, trackers) that
+            # has aged into the oldest generation, which only a full collection frees; and
+            # under steady load the collector policy never runs one by itself.
+            gc.collect()
 
 
 SWEEP_SECONDS = 60.0

@@ -237,6 +237,7 @@ _HTTP = (
     ("POST /api/rooms/{code}/start", "host", "", "the room"),
     ("GET /api/rooms/{code}/record", "anyone", "", "the finished game's record"),
     ("GET /api/protocol", "anyone", "", "the JSON Schema of every message"),
+    ("GET /api/openapi.json", "anyone", "", "the OpenAPI 3.1 description of these requests"),
 )
 
 
