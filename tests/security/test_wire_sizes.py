@@ -192,6 +192,28 @@ def test_the_corrupt_channel_lights_every_phone_alike(tmp_path: object) -> None:
             seen = [f for f in board.frames[board_mark:] if '"pong"' not in f]
             assert len(seen) == 1 and seen[0].startswith('{"type":"cover","pad":"'), seen
             assert len(seen[0].encode()) == len(got[corrupt[0]][0].encode())
+        # a table message is padded like a Corrupt one: the size does not tell the channel
+        other = next(n for n in phones if n not in corrupt)
+        mark = len(board.frames)
+        ack = await phones[other].request({"type": "chat", "channel": "public", "text": "Hi"})
+        assert ack["type"] == "ack", ack
+        await _settle([*phones.values(), board])
+        posted = [f for f in board.frames[mark:] if '"chat_posted"' in f]
+        assert len(posted) == 1 and len(posted[0].encode()) % 256 == 0, posted
+        # reconnecting, a Corrupt phone and another get the same frames in number and length:
+        # the history's Corrupt messages come as covers to those who may not read them
+        lengths = {}
+        for name in (corrupt[0], other):
+            await phones[name].ws.close()
+            phones[name] = again = await open_client(live, code, token=tokens[name])
+            await _settle([again])
+            lengths[name] = [
+                len(f.encode())
+                for f in again.frames
+                if not f.startswith(('{"type":"welcome"', '{"type":"lobby"', '{"type":"pong"'))
+            ]
+        assert lengths[corrupt[0]] == lengths[other], lengths
+        assert len(lengths[other]) == 1 + 3  # the view, and the history's three messages
         await close_all([*phones.values(), board])
 
     with running(db) as live:

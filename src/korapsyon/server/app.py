@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -135,26 +136,34 @@ def build_app(
                 f"at most {limits.rooms} rooms in {limits.rooms_seconds:g} s from one address",
                 {"retry-after": str(retry)},
             )
-        room, host, moderator = hub.create_room(wanted.settings)
+        for attempt in range(3):
+            room, host, moderator = hub.create_room(wanted.settings)
+            try:
+                await room.saved()
+                break
+            except StoreError:  # the store is failing, or holds an evicted room's code
+                hub.rooms.pop(room.code, None)
+                if attempt == 2:
+                    raise
         seat = None
         if name is not None:
             index, secret = room.join(name)
             seat = SeatTicket(index, room.seats[index].name, secret)
-        await room.saved()
+            await room.saved()
         return _json(RoomCreated(room.code, room.info().join_url, host, moderator, seat), 201)
 
     async def show(request: Request) -> Response:
-        return _json(hub.room(request.path_params["code"]).info())
+        return _json((await hub.room(request.path_params["code"])).info())
 
     async def join(request: Request) -> Response:
-        room = hub.room(request.path_params["code"])
         wanted: Join = await body(request, Join)
+        room = await hub.room(request.path_params["code"])
         index, secret = room.join(wanted.name)
         await room.saved()
         return _json(SeatTicket(index, room.seats[index].name, secret), 201)
 
     async def add_bot(request: Request) -> Response:
-        room = hub.room(request.path_params["code"])
+        room = await hub.room(request.path_params["code"])
         _host(request, room)
         wanted: AddBot = await body(request, AddBot)
         index = room.add_bot(wanted.kind, wanted.name)
@@ -162,14 +171,14 @@ def build_app(
         return _json(SeatTicket(index, room.seats[index].name), 201)
 
     async def remove_seat(request: Request) -> Response:
-        room = hub.room(request.path_params["code"])
+        room = await hub.room(request.path_params["code"])
         _host(request, room)
         room.remove_seat(int(request.path_params["seat"]))
         await room.saved()
         return _json(room.info())
 
     async def settings(request: Request) -> Response:
-        room = hub.room(request.path_params["code"])
+        room = await hub.room(request.path_params["code"])
         _host(request, room)
         wanted: RoomSettings = await body(request, RoomSettings)
         room.update_settings(wanted)
@@ -177,7 +186,7 @@ def build_app(
         return _json(room.info())
 
     async def start(request: Request) -> Response:
-        room = hub.room(request.path_params["code"])
+        room = await hub.room(request.path_params["code"])
         _host(request, room)
         await room.start()
         return _json(room.info())
@@ -342,6 +351,7 @@ async def _collect_when_quiet(store: SqlStore) -> None:
 
 
 QUIET_SECONDS = 30.0
+log = logging.getLogger("korapsyon.server")
 
 
 async def _evict_idle_rooms(hub: Hub, idle: float | None) -> None:
@@ -351,11 +361,10 @@ async def _evict_idle_rooms(hub: Hub, idle: float | None) -> None:
     rebuilt when asked for."""
     while True:
         await asyncio.sleep(SWEEP_SECONDS if idle is None else min(SWEEP_SECONDS, idle))
-        if hub.evict_idle(IDLE_SECONDS if idle is None else idle):
-            # A room is a web of references (room, session, connections, trackers) that
-            # has aged into the oldest generation, which only a full collection frees; and
-            # under steady load the collector policy never runs one by itself.
-            gc.collect()
+        try:
+            hub.evict_idle(IDLE_SECONDS if idle is None else idle)
+        except Exception:  # a sweep that failed must not end the sweeping
+            log.exception("evicting idle rooms failed")
 
 
 SWEEP_SECONDS = 60.0
@@ -369,7 +378,10 @@ async def _unstick(hub: Hub, seconds: float) -> None:
         await asyncio.sleep(seconds / 4)
         now = time.monotonic()
         for room in list(hub.rooms.values()):
-            room.outbox.unstick(now, seconds)
+            try:
+                room.outbox.unstick(now, seconds)
+            except Exception:  # one room's failure must not end the watchdog
+                log.exception("the send watchdog failed in room %s", room.code)
 
 
 # ---------------------------------------------------------------- the WebSocket
@@ -392,7 +404,7 @@ async def serve_connection(hub: Hub, ws: WebSocket, limits: Limits) -> None:
             raise LobbyError("bad_hello", "the first message must be hello")
         if hello.protocol != p.PROTOCOL_VERSION:
             raise LobbyError("protocol", f"this server speaks protocol {p.PROTOCOL_VERSION}")
-        room = hub.room(hello.room)
+        room = await hub.room(hello.room)
         role, seat, host = room.identify(hello.token, hello.host_token, hello.spectate)
     except (msgspec.DecodeError, LobbyError) as exc:
         code = exc.code if isinstance(exc, LobbyError) else "malformed"
@@ -409,8 +421,8 @@ async def serve_connection(hub: Hub, ws: WebSocket, limits: Limits) -> None:
     session = room.session
     if session is not None:
         session.send_view(conn)
-        for row in session.chat_history(conn):
-            conn.send(p.ChatPosted(row.seq, row.channel, row.author, row.text, row.year, row.at))  # type: ignore[arg-type]
+        for frame in session.chat_history(conn):
+            conn.send_raw(frame)
     try:
         while not conn.closed:
             message = await ws.receive()

@@ -196,7 +196,7 @@ class Room:
         """Wait until the lobby's latest change is committed (the store's writer commits in
         order, so every earlier one is too): a lobby request is answered only then, so a
         room or seat the client was told about survives a crash. Raises StoreError if the
-        write failed (the next lobby write stores every seat again)."""
+        write failed (the next seat change stores every seat again; docs/RULINGS.md)."""
         if self.last_write is not None:
             await asyncio.wrap_future(self.last_write)
 
@@ -234,9 +234,8 @@ class Room:
             game = new_game(setup)
         except KorapsyonError as exc:
             raise LobbyError("bad_setup", str(exc)) from None
-        await asyncio.wrap_future(
-            self.store.start_game(self.code, msgspec.to_builtins(setup), time.time())
-        )
+        self.last_write = self.store.start_game(self.code, msgspec.to_builtins(setup), time.time())
+        await asyncio.wrap_future(self.last_write)
         self.status = "playing"
         self.session = GameSession(self, game, setup)
         self.broadcast_lobby()
@@ -360,13 +359,16 @@ class Hub:
             if code not in self.rooms:
                 return code
 
-    def room(self, code: str) -> Room:
-        """The room ``code``: in memory, or rebuilt from the store if it was evicted."""
+    async def room(self, code: str) -> Room:
+        """The room ``code``: in memory, or rebuilt from the store if it was evicted (read
+        off the event loop: a slow or unreachable database holds up only this request)."""
         code = code.upper()
         room = self.rooms.get(code)
         if room is None and _is_code(code):
-            row = self.store.load_room(code)
-            room = None if row is None else self._rebuild(row)
+            row = await asyncio.to_thread(self.store.load_room, code)
+            room = self.rooms.get(code)  # another request may have rebuilt it meanwhile
+            if room is None and row is not None:
+                room = self._rebuild(row)
         if room is None:
             raise LobbyError("no_room", f"there is no room {code!r}", 404)
         room.touched = time.monotonic()
@@ -401,12 +403,16 @@ class Hub:
         now = time.monotonic()
         idle = []
         for code, room in self.rooms.items():
-            if room.connections:
+            writing = room.last_write is not None and not room.last_write.done()
+            if room.connections or writing:  # a write still on its way: not idle yet
                 room.touched = now
             elif room.status != "playing" and now - room.touched >= idle_seconds:
                 idle.append(code)
         for code in idle:
-            del self.rooms[code]
+            room = self.rooms.pop(code)
+            room.session = None  # the session refers to its room: undo the cycle, so that
+            # counting references frees them at once (they have aged into the collector's
+            # oldest generation, which a loaded server rarely collects)
         return len(idle)
 
     def record(self, code: str) -> Record | None:

@@ -497,9 +497,17 @@ class GameSession:
             return ("muted", "R-35 muted: the COA was silenced by Suhol this Year")
         return None
 
-    def chat_history(self, conn: Connection) -> list[ChatRow]:
-        readable = self.readers_of
-        return [c for c in self.chat[-CHAT_HISTORY:] if conn in readable(c.channel)]
+    def chat_history(self, conn: Connection) -> list[bytes]:
+        """The last CHAT_HISTORY messages as frames for a client that (re)connects: one
+        frame a message, a cover of the same length for those it may not read (R-70: the
+        same frames, in number and length, whatever its role; covers of the Corrupt
+        channel's messages reached every connection live too)."""
+        corrupt = conn in self.readers_of("corrupt")
+        return [
+            body if row.channel == "public" or corrupt else cover
+            for row in self.chat[-CHAT_HISTORY:]
+            for body, cover in (_chat_frames(row),)
+        ]
 
     def readers_of(self, channel: str) -> list[Connection]:
         if channel == "public":
@@ -523,25 +531,29 @@ class GameSession:
             raise StoreUnavailable(
                 "the chat could not be saved; the message was not posted"
             ) from None
-        message = ChatPosted(row.seq, row.channel, row.author, row.text, row.year, row.at)  # type: ignore[arg-type]
-        readers = self.readers_of(channel)
-        game = self.game
-        if channel == "public" or game.is_over or game.step is not Step.HIDDEN:
-            for reader in readers:
-                reader.send(message)
-            return row.seq
         # R-70: a message on the Corrupt channel reaches every connection as one of the
         # same length would on the table's channel: the message to its readers, a cover to
         # everyone else (players, the board, spectators)
-        frame = encode(message)
-        size = len(frame) + PAD_OVERHEAD
-        body, cover = padded(frame, size), padded(COVER, size)
+        body, cover = _chat_frames(row)
+        readers = self.readers_of(channel)
         for other in self.room.connections:
             other.send_raw(body if other in readers else cover)
         return row.seq
 
     def record(self) -> Record:
         return record_of(self.game)
+
+
+CHAT_BLOCK = 256  # chat frames are padded to a multiple of this (R-70)
+
+
+def _chat_frames(row: ChatRow) -> tuple[bytes, bytes]:
+    """A chat message's frame padded to a multiple of CHAT_BLOCK, whatever its channel,
+    and a cover of the same length."""
+    message = ChatPosted(row.seq, row.channel, row.author, row.text, row.year, row.at)  # type: ignore[arg-type]
+    frame = encode(message)
+    size = -(-(len(frame) + PAD_OVERHEAD) // CHAT_BLOCK) * CHAT_BLOCK
+    return padded(frame, size), padded(COVER, size)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@
  *
  * R-70: the server pads every player frame and, in the Hidden Phase, sends `cover` frames
  * (dropped here, unseen by the pages) so that a phone's traffic does not tell its role; for
- * the same reason every `act` leaves padded with spaces to a multiple of ACT_BYTES.
+ * the same reason every `act` and `chat` leaves padded with spaces to a multiple of ACT_BYTES.
  */
 
 /** Tokens of a room: `{token, host_token, moderator_token, name}` (docs/CLIENT.md). */
@@ -62,7 +62,7 @@ const FATAL = new Set(['bad_token', 'no_room', 'bad_hello', 'protocol', 'no_spec
 
 const PING_SECONDS = 20;
 
-/** Every `act` is sent as a multiple of this many bytes (JSON, then spaces). */
+/** Every `act` and `chat` is sent as a multiple of this many bytes (JSON, then spaces). */
 const ACT_BYTES = 512;
 const encoder = new TextEncoder();
 
@@ -155,7 +155,7 @@ export class Link {
       }
       this.pending.set(id, { resolve, reject });
       const text = JSON.stringify({ ...message, id });
-      this.ws.send(message.type === 'act' ? padAct(text) : text);
+      this.ws.send(message.type === 'act' || message.type === 'chat' ? padAct(text) : text);
     });
   }
 
