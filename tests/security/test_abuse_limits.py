@@ -193,9 +193,13 @@ def test_a_client_that_stops_reading_does_not_hold_up_its_room(tmp_path: Path) -
         code, _host, tokens = human_room(live, NAMES)
         deaf = Deaf(live, {"room": code, "token": tokens[NAMES[0]]})
         reader = Socket(live, {"room": code, "spectate": True})
-        count = 3000  # 1.5 MB that the deaf client will not take
+        talker = Socket(live, {"room": code, "token": tokens[NAMES[1]]})
+        count = 3000  # 2 MB that the deaf client will not take (it may be dropped mid-way,
+        # so another seat does the talking)
         for i in range(count):
-            deaf.send({"type": "chat", "id": i, "channel": "public", "text": "x" * 500})
+            talker.send(
+                json.dumps({"type": "chat", "id": i, "channel": "public", "text": "x" * 500})
+            )
         seqs = [reader.next(("chat_posted",), timeout=20)["seq"] for _ in range(count)]
         assert seqs == list(range(count))
         dropped = [c for c in live.hub.rooms[code].connections if c.seat == NAMES[0]]
