@@ -6,48 +6,27 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack
 from typing import Any
 
-import uvicorn
 from websockets.client import ClientProtocol
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 from websockets.uri import parse_uri
 
-from korapsyon.cli.serve import UVICORN_OPTIONS
 from korapsyon.record import record_of, write_record
-from korapsyon.server.app import build_app
 from korapsyon.server.connection import Limits
-from korapsyon.store.sql import SqlStore
-from tests.server.live import Live, add_bots, free_port, start
+from tests.server.live import Live, add_bots, running, start
 
 ANSWERS = ("ack", "error", "pong")
 """Every client message gets exactly one of these (the others are pushes)."""
 
 
-@contextmanager
-def serving(db_url: str, limits: Limits | None = None) -> Iterator[Live]:
-    """A server over ``db_url`` on a loopback port, with ``serve``'s uvicorn options."""
-    store = SqlStore(db_url)
-    port = free_port()
-    app = build_app(store, base_url=f"http://127.0.0.1:{port}", limits=limits or Limits())
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, **UVICORN_OPTIONS))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the server did not start")
-        time.sleep(0.01)
-    live = Live(f"http://127.0.0.1:{port}", store, server, thread, app.state.hub)
-    try:
-        yield live
-    finally:
-        live.stop()
+def serving(db_url: str, limits: Limits | None = None) -> AbstractContextManager[Live]:
+    """A server over ``db_url`` on a loopback port with ``serve``'s default limits (the
+    tests' :func:`running` raises the message limit)."""
+    return running(db_url, limits=limits or Limits())
 
 
 def human_room(live: Live, names: list[str]) -> tuple[str, str, dict[str, str]]:

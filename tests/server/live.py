@@ -18,6 +18,7 @@ import httpx
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
+from korapsyon.cli.serve import UVICORN_OPTIONS
 from korapsyon.rules import Game
 from korapsyon.server.app import build_app
 from korapsyon.server.connection import Limits
@@ -62,16 +63,14 @@ class Live:
 
 @contextmanager
 def running(db_url: str, port: int | None = None, limits: Limits | None = None) -> Iterator[Live]:
-    """A server over ``db_url`` (migrated, restored) until the block ends. Machines play
-    faster than people: by default the per-connection message limit is raised."""
+    """A server over ``db_url`` (migrated, restored) until the block ends, with ``serve``'s
+    uvicorn options. Machines play faster than people: by default the per-connection
+    message limit is raised."""
     store = SqlStore(db_url)
     port = port or free_port()
     limits = limits or Limits(messages=1000)
     app = build_app(store, base_url=f"http://127.0.0.1:{port}", limits=limits)
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", ws_per_message_deflate=False
-    )
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, **UVICORN_OPTIONS))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

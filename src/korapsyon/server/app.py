@@ -41,6 +41,8 @@ HELLO_SECONDS = 10.0
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """Characters that would reorder the text shown after them (chat refuses them)."""
 
+log = logging.getLogger("korapsyon.server")
+
 
 def _error(
     status: int, code: str, message: str, headers: dict[str, str] | None = None
@@ -351,7 +353,6 @@ async def _collect_when_quiet(store: SqlStore) -> None:
 
 
 QUIET_SECONDS = 30.0
-log = logging.getLogger("korapsyon.server")
 
 
 async def _evict_idle_rooms(hub: Hub, idle: float | None) -> None:
