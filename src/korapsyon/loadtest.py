@@ -91,7 +91,10 @@ class LoadResult:
     finished_games: int  # and replaced by new rooms
     setup_seconds: float
     server_cpu: float = float("nan")  # share of one core the server used while measured
+    server_kernel: float = float("nan")  # the part of server_cpu spent in the kernel
     client_cpu: float = float("nan")  # the same for this load generator
+    frames: int = 0  # WebSocket messages the clients received while measured
+    frame_bytes: int = 0  # ... and their payloads' bytes
 
     @property
     def memory_start_mb(self) -> float:
@@ -137,8 +140,10 @@ class LoadResult:
                 f"{self.memory_end_mb:.0f} MB at the end, peak {self.memory_peak_mb:.0f} MB, "
                 f"{self.memory_growth_mb:+.0f} MB over the second half "
                 f"({(self.memory_end_mb * 1024) / max(1, self.connections):.0f} KB a connection)",
-                f"cpu: server {self.server_cpu:.0%} of a core, load generator "
-                f"{self.client_cpu:.0%}",
+                f"cpu: server {self.server_cpu:.0%} of a core ({self.server_kernel:.0%} in the "
+                f"kernel), load generator {self.client_cpu:.0%}",
+                f"traffic: {self.frames / max(1, self.actions):.1f} frames and "
+                f"{self.frame_bytes / max(1, self.actions) / 1024:.1f} KB received an action",
             ]
         )
 
@@ -159,6 +164,8 @@ class _Stats:
     sent: dict[tuple[int, int], float] = field(default_factory=dict)  # (client, id) -> time
     acks: list[tuple[_Room, int, float, float]] = field(default_factory=list)
     errors: int = 0
+    frames: int = 0
+    frame_bytes: int = 0
     finished: set[str] = field(default_factory=set)
     on_finish: Callable[[_Room], None] = lambda room: None
 
@@ -286,6 +293,9 @@ class _Client(asyncio.Protocol):
         for event in self.protocol.events_received():
             if isinstance(event, Frame):
                 if event.opcode is Opcode.TEXT:
+                    if self.stats.measuring:
+                        self.stats.frames += 1
+                        self.stats.frame_bytes += len(event.data)
                     self._message(bytes(event.data))
             elif not self.opened.done():  # the handshake's response
                 self.opened.set_result(None)
@@ -458,7 +468,7 @@ async def run(
     await asyncio.sleep(warmup)
     memory_start = _rss(process)
     me = psutil.Process()
-    cpu_start = _cpu(process), _cpu(me)
+    cpu_start = _cpu(process), _cpu(me), _cpu(process, kernel=True)
     stats.measuring = True
     started = time.perf_counter()
     samples = [(0.0, memory_start)]
@@ -470,6 +480,7 @@ async def run(
     elapsed = time.perf_counter() - started
     server_cpu = (_cpu(process) - cpu_start[0]) / elapsed
     client_cpu = (_cpu(me) - cpu_start[1]) / elapsed
+    server_kernel = (_cpu(process, kernel=True) - cpu_start[2]) / elapsed
     await asyncio.sleep(0.5)  # the last updates of measured actions
     stats.stop = True
     for task in list(replacing):
@@ -494,7 +505,10 @@ async def run(
         finished_games=len(stats.finished),
         setup_seconds=setup,
         server_cpu=server_cpu,
+        server_kernel=server_kernel,
         client_cpu=client_cpu,
+        frames=stats.frames,
+        frame_bytes=stats.frame_bytes,
     )
 
 
@@ -503,12 +517,12 @@ def _rss(process: psutil.Process | None) -> float:
     return process.memory_info().rss / 2**20 if process else float("nan")
 
 
-def _cpu(process: psutil.Process | None) -> float:
-    """CPU seconds (user and system) a process has used so far."""
+def _cpu(process: psutil.Process | None, *, kernel: bool = False) -> float:
+    """CPU seconds (user and system, or only system) a process has used so far."""
     if process is None:
         return float("nan")
     times = process.cpu_times()
-    return times.user + times.system
+    return times.system if kernel else times.user + times.system
 
 
 def summary(result: LoadResult) -> dict[str, Any]:
@@ -524,6 +538,9 @@ def summary(result: LoadResult) -> dict[str, Any]:
         "memory_growth_mb": round(result.memory_growth_mb, 1),
         "finished_games": result.finished_games,
         "server_cpu": round(result.server_cpu, 3),
+        "server_kernel": round(result.server_kernel, 3),
+        "frames_per_action": round(result.frames / max(1, result.actions), 2),
+        "kb_per_action": round(result.frame_bytes / max(1, result.actions) / 1024, 2),
         "mean_ms": round(statistics.fmean(result.latencies_ms), 2) if result.latencies_ms else None,
         "cpus": os.cpu_count(),
     }
