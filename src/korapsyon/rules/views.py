@@ -136,6 +136,12 @@ class ViewTracker:
         self.cursor = len(events)
         return seen
 
+    def pass_over(self, end: int) -> None:
+        """Move past the game's events before ``end`` unread: for a transport that knows
+        from their audiences that none of them is for this viewer (reading them would find
+        nothing for its view)."""
+        self.cursor = max(self.cursor, end)
+
     def _note(self, event: BaseEvent) -> None:
         year = event.year
         if isinstance(event, GameStarted):

@@ -311,7 +311,7 @@ class Server:
             )
             return
         try:
-            await serve_connection(self.hub, ws, self.limits)
+            await serve_connection(self.hub, ws, send, self.limits)
         finally:
             self.addresses.close_socket(address)
 
@@ -386,8 +386,9 @@ async def _unstick(hub: Hub, seconds: float) -> None:
 
 
 # ---------------------------------------------------------------- the WebSocket
-async def serve_connection(hub: Hub, ws: WebSocket, limits: Limits) -> None:
-    """One client from ``hello`` to goodbye."""
+async def serve_connection(hub: Hub, ws: WebSocket, send: Send, limits: Limits) -> None:
+    """One client from ``hello`` to goodbye (``send`` is the ASGI server's, for the
+    connection's outbox)."""
     await ws.accept()
     try:
         first = await asyncio.wait_for(ws.receive(), HELLO_SECONDS)
@@ -411,7 +412,7 @@ async def serve_connection(hub: Hub, ws: WebSocket, limits: Limits) -> None:
         code = exc.code if isinstance(exc, LobbyError) else "malformed"
         await _refuse(ws, code, str(exc), accepted=True)
         return
-    conn = Connection(ws, role=role, seat=seat, host=host, limits=limits, outbox=room.outbox)  # type: ignore[arg-type]
+    conn = Connection(ws, send, role=role, seat=seat, host=host, limits=limits, outbox=room.outbox)  # type: ignore[arg-type]
     for other in list(room.connections):  # the same seat reconnecting: the old one goes
         if seat is not None and other.seat == seat:
             other.close("this seat connected again elsewhere")

@@ -34,7 +34,7 @@ from ..bots import Board, make_agent
 from ..bots.agent import Agent, prompt_for
 from ..record import Record, record_of, replay
 from ..rules.actions import HOST, Action
-from ..rules.events import StepStarted, visible_to
+from ..rules.events import CORRUPT, EVERYONE, StepStarted, visible_to
 from ..rules.game import Game
 from ..rules.roles import Role
 from ..rules.steps import Step
@@ -80,7 +80,7 @@ class GameSession:
         self.public = ViewTracker(game, None)
         self.push_scheduled = False
         self.shared = b""  # the shared part of the views last pushed (JSON)
-        self.shared_core: dict[str, Any] = {}  # the same without the vote count
+        self.shared_core = b""  # the same without the vote count
         self.flush_scheduled = False
         self.tasks: set[asyncio.Task[None]] = set()  # timer defaults and bot moves under way
         self.waiting: list[tuple[Connection, int, int]] = []  # (conn, message id, seq) to ack
@@ -101,8 +101,8 @@ class GameSession:
                 agent = make_agent(seat.bot, f"{room.code}/{index}/{self.rng.random()}", board)
                 corrupt = game.roles[index] is Role.CORRUPT_POLITICIAN
                 self.bots[seat.name] = _Bot(agent, index, corrupt)
-        self._step_cursor = 0
-        self._new_steps()
+        self._event_cursor = 0  # events looked at by _new_events
+        self._new_events()
         # R-70 padding: the public timeline entries already counted, and the budget
         self.public_taken = len(self.public.timeline)
         self.budget = _budget(game)
@@ -141,7 +141,7 @@ class GameSession:
         self.public = ViewTracker(game, None)
         self.public.update()
         self.public_taken = len(self.public.timeline)
-        self._step_cursor = min(self._step_cursor, len(game.events))
+        self._event_cursor = min(self._event_cursor, len(game.events))
         for bot in self.bots.values():
             bot.cursor = min(bot.cursor, len(game.events))
         for conn in self.room.connections:
@@ -184,14 +184,22 @@ class GameSession:
             self.finished_stored = True
             self._cancel_timer()
             self.room.finished()
-        began = self._new_steps()
+        start = self._event_cursor
+        began, audiences = self._new_events()
+        end = self._event_cursor
+        everyone = EVERYONE in audiences  # (the moderator sees every event)
+        corrupt_news = CORRUPT in audiences
         if began:
             self._start_timer()
         view = self.public.shared()
         shared = encode(view)  # once for the whole room
-        core = _without_count(view)
-        count_only = not flush and core == self.shared_core
-        self.shared, self.shared_core = shared, core
+        if shared != self.shared:  # (comparing the JSON costs less than the dicts)
+            core = encode(_without_count(view))
+            count_only = core == self.shared_core
+            self.shared, self.shared_core = shared, core
+        else:
+            count_only = True
+        count_only = count_only and not flush
         timer = self.timer_info()
         now = time.time()
         # trace (benchmarks): which action a push shows; a count-only flush shows none
@@ -218,7 +226,16 @@ class GameSession:
             if tracker is None or conn.closed:
                 continue
             player = pad and conn.role == "player"
-            seen = tracker.update()
+            if tracker.cursor == start and not (
+                everyone
+                or tracker.moderator
+                or tracker.seat in audiences
+                or (corrupt_news and tracker.corrupt)
+            ):
+                tracker.pass_over(end)  # none of the new events is for it
+                seen = 0
+            else:
+                seen = tracker.update()
             if seen or conn.personal is None:
                 conn.personal = encode(tracker.personal())
             stale = conn.shared != shared
@@ -296,7 +313,8 @@ class GameSession:
         have (:func:`_budget`): private entries only if a step ``began`` in the push, and
         in a ``view``, which carries the whole timeline, those of every Year so far. It
         depends only on public facts."""
-        base = len(view_frame(kind, shared, b"{}", public, None, 0, seq)) + CLOCK_BYTES
+        empty = view_frame(kind, b"{}", b"{}", public, None, 0, seq)  # then add the shared
+        base = len(empty) - len(b"{}") + len(shared) + CLOCK_BYTES  # part's length
         budget = self.budget
         size = base + budget.personal[self.game.step] + PAD_OVERHEAD
         if kind == b"view":
@@ -320,13 +338,15 @@ class GameSession:
         return self.covers[1]
 
     # ------------------------------------------------------------ timers (R-72)
-    def _new_steps(self) -> bool:
-        """Count the steps begun since the last look; True if a new one began."""
+    def _new_events(self) -> tuple[bool, set[int]]:
+        """The events since the last look: whether a step began (the steps are counted),
+        and the events' audiences."""
         events = self.game.events
-        started = sum(1 for e in events[self._step_cursor :] if type(e) is StepStarted)
-        self._step_cursor = len(events)
+        fresh = events[self._event_cursor :]
+        self._event_cursor = len(events)
+        started = sum(1 for e in fresh if type(e) is StepStarted)
         self.step_serial += started
-        return started > 0
+        return started > 0, {e.audience for e in fresh}
 
     def _start_timer(self, remaining: float | None = None) -> None:
         self._cancel_timer()
