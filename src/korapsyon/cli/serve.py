@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -125,8 +126,16 @@ def serve(  # noqa: PLR0917
     say(f"korapsyon server on {public} (store: {url.split('@')[-1]})")
     if public != f"http://{host}:{port}":
         say(f"open {public} on the board's screen: the join links and QR codes point there")
+    sys.setswitchinterval(SWITCH_SECONDS)
     uvicorn.run(app, host=host, port=port, **UVICORN_OPTIONS)
     store.close()
+
+
+SWITCH_SECONDS = 0.0005
+"""How long the event loop may keep the interpreter lock while the store's writer thread
+waits for it (Python's default is 5 ms). The writer takes the lock back after each call
+into the database; under load each wait was a default 5 ms, so a group commit took 20-70
+ms and every action in it waited as long (p99 at 1,000 rooms: see docs/PERFORMANCE.md)."""
 
 
 PING_SECONDS = 60.0
