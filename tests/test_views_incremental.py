@@ -32,6 +32,35 @@ def test_incremental_views_equal_fresh_views(seed: int) -> None:
             assert pieces[who] == fresh["timeline"]
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_trackers_that_skip_batches_for_others_keep_the_same_views(seed: int) -> None:
+    """The server reads a push's new events only for viewers in their audiences
+    (update_from): every other viewer moves past them unread and still has exactly the
+    view of a tracker that read every event."""
+    rng = random.Random(seed)
+    game = Game(table(13 + seed), seed=seed, ruleset=Ruleset(max_years=6))
+    viewers: list[str | None] = [None, MODERATOR_VIEWER, *game.players]
+    public = ViewTracker(game, None)
+    reading = {who: ViewTracker(game, who, public) for who in viewers}
+    skipping = {who: ViewTracker(game, who, public) for who in viewers}
+    pieces: dict[str | None, list[object]] = {who: [] for who in viewers}
+    skipped = 0
+    while not game.is_over:
+        start = len(game.events)
+        play_random(game, rng, resubmit=0.1, max_actions=rng.randint(1, 3))
+        audiences = {event.audience for event in game.events[start:]}
+        shared = public.shared()
+        for who in viewers:
+            seen = reading[who].update()
+            assert skipping[who].update_from(start, audiences) == seen
+            skipped += not seen and len(game.events) > start  # (then it did not read them)
+            pieces[who] += skipping[who].take_timeline()
+            assert skipping[who].state(shared) == reading[who].state(shared)
+    for who in viewers:
+        assert pieces[who] == view_for(game, who)["timeline"]
+    assert skipped > 0  # batches did pass some viewers by
+
+
 def test_recipients_and_visible_to_agree() -> None:
     """The transport's fan-out (recipients) and the views' filter (visible_to) are one rule."""
     from korapsyon.rules.events import recipients, visible_to

@@ -30,5 +30,10 @@ def test_loadtest_plays_rooms_replaces_finished_ones_and_reports_its_figures() -
     # Quick players finish games within seconds; each finished room is replaced by a new
     # one, so the offered load holds however long the run.
     assert figures["finished_games"] >= 1
+    assert figures["server_cpu"] >= figures["server_kernel"] >= 0
     assert figures["server_cpu"] > 0
+    # every action reaches at least its sender (the update carrying its ack)
+    assert figures["frames_per_action"] >= 1
+    assert figures["kb_per_action"] > 0
     assert any(line.startswith("latency (send -> every changed view received)") for line in lines)
+    assert any(line.startswith("traffic: ") for line in lines)

@@ -14,11 +14,13 @@ player give that player identical views.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from .actions import HOST
 from .cards import CARDS
 from .events import (
+    CORRUPT,
     EVERYONE,
     AuditDelivered,
     BaseEvent,
@@ -136,11 +138,19 @@ class ViewTracker:
         self.cursor = len(events)
         return seen
 
-    def pass_over(self, end: int) -> None:
-        """Move past the game's events before ``end`` unread: for a transport that knows
-        from their audiences that none of them is for this viewer (reading them would find
-        nothing for its view)."""
-        self.cursor = max(self.cursor, end)
+    def update_from(self, start: int, audiences: AbstractSet[int]) -> int:
+        """:meth:`update`, for a transport that knows the ``audiences`` of the game's
+        events from ``start`` on: when this tracker has read up to ``start`` and none of
+        those events is for its viewer, it moves past them without reading each one."""
+        if self.cursor == start and not (
+            self.moderator
+            or EVERYONE in audiences
+            or self.seat in audiences
+            or (self.corrupt and CORRUPT in audiences)
+        ):
+            self.cursor = len(self.game.events)
+            return 0
+        return self.update()
 
     def _note(self, event: BaseEvent) -> None:
         year = event.year

@@ -34,7 +34,7 @@ from ..bots import Board, make_agent
 from ..bots.agent import Agent, prompt_for
 from ..record import Record, record_of, replay
 from ..rules.actions import HOST, Action
-from ..rules.events import CORRUPT, EVERYONE, StepStarted, visible_to
+from ..rules.events import StepStarted, visible_to
 from ..rules.game import Game
 from ..rules.roles import Role
 from ..rules.steps import Step
@@ -186,9 +186,6 @@ class GameSession:
             self.room.finished()
         start = self._event_cursor
         began, audiences = self._new_events()
-        end = self._event_cursor
-        everyone = EVERYONE in audiences  # (the moderator sees every event)
-        corrupt_news = CORRUPT in audiences
         if began:
             self._start_timer()
         view = self.public.shared()
@@ -226,16 +223,7 @@ class GameSession:
             if tracker is None or conn.closed:
                 continue
             player = pad and conn.role == "player"
-            if tracker.cursor == start and not (
-                everyone
-                or tracker.moderator
-                or tracker.seat in audiences
-                or (corrupt_news and tracker.corrupt)
-            ):
-                tracker.pass_over(end)  # none of the new events is for it
-                seen = 0
-            else:
-                seen = tracker.update()
+            seen = tracker.update_from(start, audiences)
             if seen or conn.personal is None:
                 conn.personal = encode(tracker.personal())
             stale = conn.shared != shared
