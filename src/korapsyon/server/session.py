@@ -301,8 +301,9 @@ class GameSession:
         have (:func:`_budget`): private entries only if a step ``began`` in the push, and
         in a ``view``, which carries the whole timeline, those of every Year so far. It
         depends only on public facts."""
-        empty = view_frame(kind, b"{}", b"{}", public, None, 0, seq)  # then add the shared
-        base = len(empty) - len(b"{}") + len(shared) + CLOCK_BYTES  # part's length
+        # the frame with an empty shared part ("{}"), then the shared part's real length
+        empty = view_frame(kind, b"{}", b"{}", public, None, 0, seq)
+        base = len(empty) - len(b"{}") + len(shared) + CLOCK_BYTES
         budget = self.budget
         size = base + budget.personal[self.game.step] + PAD_OVERHEAD
         if kind == b"view":
