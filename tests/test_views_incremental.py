@@ -61,6 +61,26 @@ def test_trackers_that_skip_batches_for_others_keep_the_same_views(seed: int) ->
     assert skipped > 0  # batches did pass some viewers by
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_kept_shared_part_equals_a_fresh_one_after_every_action(seed: int) -> None:
+    """A tracker keeps the shared part without its ballot until it reads an event its
+    viewer may see: that is right only if nothing else in it changes without a public
+    event, which this checks after every single action (re-submissions included)."""
+    rng = random.Random(seed)
+    game = Game(table(9 + seed), seed=seed, ruleset=Ruleset(max_years=8))
+    trackers = [ViewTracker(game, None), ViewTracker(game, MODERATOR_VIEWER)]
+    trackers.append(ViewTracker(game, game.players[seed % len(game.players)]))
+    kept = 0
+    while not game.is_over:
+        before = [tracker.shared_core() for tracker in trackers]
+        play_random(game, rng, resubmit=0.2, max_actions=1)
+        fresh = ViewTracker(game, None).shared()
+        for tracker, old in zip(trackers, before, strict=True):
+            assert tracker.shared() == fresh
+            kept += tracker.shared_core() is old
+    assert kept > 0  # (votes: only the ballot changed, and the rest was kept)
+
+
 def test_recipients_and_visible_to_agree() -> None:
     """The transport's fan-out (recipients) and the views' filter (visible_to) are one rule."""
     from korapsyon.rules.events import recipients, visible_to

@@ -89,6 +89,8 @@ class ViewTracker:
         self.seat = None if self.name is None else game.seat(self.name)
         self.corrupt = self.seat is not None and game.roles[self.seat] is Role.CORRUPT_POLITICIAN
         self.cursor = 0  # events of the game read so far
+        self.read = 0  # of those, the ones its viewer may see
+        self.core: tuple[int, View] | None = None  # (read, shared_core()) last built
         self.timeline: list[dict[str, Any]] = []
         self.taken = 0  # timeline entries handed out by take_timeline
         self.revealed: dict[str, str] = {}
@@ -136,6 +138,7 @@ class ViewTracker:
                 self.public_entries[index] = entry
             self.timeline.append(entry)
         self.cursor = len(events)
+        self.read += seen
         return seen
 
     def update_from(self, start: int, audiences: AbstractSet[int]) -> int:
@@ -192,14 +195,25 @@ class ViewTracker:
 
     def shared(self) -> View:
         """The part of the view every viewer of the game shares: public facts only."""
+        return {**self.shared_core(), "ballot": ballot(self.game)}
+
+    def shared_core(self) -> View:
+        """:meth:`shared` without its ``ballot``, which the tracker keeps until it reads an
+        event its viewer may see: everything else in the shared part changes only with a
+        public event (tests/test_views_incremental.py checks it after every action), while
+        the ballot's count changes with each vote. The dict is the tracker's: read it,
+        do not change it."""
         self.update()
-        return _shared(self.game, self)
+        core = self.core
+        if core is None or core[0] != self.read:
+            core = self.core = (self.read, _shared_core(self.game, self))
+        return core[1]
 
     def state(self, shared: View | None = None) -> View:
         """The view without its timeline. ``shared`` may be another tracker's
         :meth:`shared` for the same game state (it is the same for every viewer)."""
         self.update()
-        view = dict(shared if shared is not None else _shared(self.game, self))
+        view = dict(shared if shared is not None else self.shared())
         view.update(self.personal())
         return view
 
@@ -260,7 +274,7 @@ def _kind(event: BaseEvent) -> str:
     return type(event).__struct_config__.tag  # type: ignore[return-value]
 
 
-def _shared(game: Game, scan: ViewTracker) -> View:
+def _shared_core(game: Game, scan: ViewTracker) -> View:
     names = game.players
     step = game.step
     outcome = game.outcome
@@ -297,7 +311,6 @@ def _shared(game: Game, scan: ViewTracker) -> View:
             for seat, name in enumerate(names)
         ],
         "project": _project(game, scan),
-        "ballot": _ballot(game),
         "witness": scan.note("witness"),
         "forced_vote": _name(game, game.forced_target),
         "script": script_line(game),
@@ -328,7 +341,7 @@ def _card(card_id: str) -> dict[str, Any]:
     }
 
 
-def _ballot(game: Game) -> dict[str, Any] | None:
+def ballot(game: Game) -> dict[str, Any] | None:
     """Who is asked in the current step and how many have answered - never in the Hidden
     Phase, where progress would hint at who has more to decide (R-70)."""
     step = game.step

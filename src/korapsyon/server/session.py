@@ -38,7 +38,7 @@ from ..rules.events import StepStarted, visible_to
 from ..rules.game import Game
 from ..rules.roles import Role
 from ..rules.steps import Step
-from ..rules.views import ViewTracker
+from ..rules.views import View, ViewTracker, ballot
 from ..store.sql import ChatRow, StoreError, WriteLog
 from .connection import Connection
 from .protocol import COVER, PAD_OVERHEAD, Ack, ChatPosted, encode, padded, view_frame
@@ -80,7 +80,8 @@ class GameSession:
         self.public = ViewTracker(game, None)
         self.push_scheduled = False
         self.shared = b""  # the shared part of the views last pushed (JSON)
-        self.shared_core = b""  # the same without the vote count
+        self.shared_core: tuple[bytes, Any] = (b"", None)  # the same without the vote count
+        self.core: tuple[View | None, bytes] = (None, b"")  # public.shared_core() and its JSON
         self.flush_scheduled = False
         self.tasks: set[asyncio.Task[None]] = set()  # timer defaults and bot moves under way
         self.waiting: list[tuple[Connection, int, int]] = []  # (conn, message id, seq) to ack
@@ -188,10 +189,8 @@ class GameSession:
         began, audiences = self._new_events()
         if began:
             self._start_timer()
-        view = self.public.shared()
-        shared = encode(view)  # once for the whole room
+        shared, core = self._shared_json()
         if shared != self.shared:  # (comparing the JSON costs less than the dicts)
-            core = encode(_without_count(view))
             count_only = core == self.shared_core
             self.shared, self.shared_core = shared, core
         else:
@@ -272,7 +271,7 @@ class GameSession:
     def send_view(self, conn: Connection) -> None:
         """A connection's whole view (on joining, reconnecting, after a rebuild)."""
         conn.tracker = tracker = ViewTracker(self.game, conn.viewer, self.public)
-        shared = conn.shared = encode(self.public.shared())
+        shared = conn.shared = self._shared_json()[0]
         tracker.update()
         conn.personal = encode(tracker.personal())
         timer = conn.last_timer = self.timer_info()
@@ -283,6 +282,21 @@ class GameSession:
             size = self.frame_size(b"view", shared, self.public.timeline)
             frame = padded(frame, self._fit(size, [frame]))
         conn.send_raw(frame)
+
+    def _shared_json(self) -> tuple[bytes, tuple[bytes, Any]]:
+        """The JSON of the views' shared part (encoded once for the whole room), and what
+        it holds besides the vote count (to compare with the last push's). The part that
+        changes only with public events is encoded again only when it changed; the ballot,
+        which changes with every vote, is spliced in as its last field."""
+        view_core = self.public.shared_core()
+        if view_core is not self.core[0]:
+            self.core = (view_core, encode(view_core))
+        core_json = self.core[1]
+        vote = ballot(self.game)
+        shared = b"".join((core_json[:-1], b',"ballot":', encode(vote), b"}"))
+        if vote is not None:
+            vote = {key: value for key, value in vote.items() if key != "cast"}
+        return shared, (core_json, vote)
 
     # ------------------------------------------------------------ R-70: frame sizes
     def frame_size(
@@ -602,11 +616,3 @@ def _budget(game: Game) -> Budget:
     private = 460 + 4 * longest
     start = 300 + corrupt * (longest + 1)  # the dealt role, the team revealed (R-07)
     return Budget(personal, private, start, private + 120)
-
-
-def _without_count(view: dict[str, Any]) -> dict[str, Any]:
-    """The shared view without the vote count: what must reach everyone at once."""
-    ballot = view.get("ballot")
-    if not ballot or "cast" not in ballot:
-        return view
-    return {**view, "ballot": {k: v for k, v in ballot.items() if k != "cast"}}
