@@ -144,7 +144,7 @@ class Room:
         name = self._new_name(raw_name)
         secret = token()
         self.seats.append(Seat(name, None, digest(secret)))
-        self._save_seats()
+        self._save_new_seat()
         return len(self.seats) - 1, secret
 
     def add_bot(self, kind: str, raw_name: str | None = None) -> int:
@@ -155,7 +155,7 @@ class Room:
             taken = {s.name for s in self.seats}
             raw_name = next((n for n in BOT_NAMES if n not in taken), f"Bot {len(self.seats) + 1}")
         self.seats.append(Seat(self._new_name(raw_name), kind, None))
-        self._save_seats()
+        self._save_new_seat()
         return len(self.seats) - 1
 
     def remove_seat(self, index: int) -> None:
@@ -188,8 +188,18 @@ class Room:
         return name
 
     def _save_seats(self) -> None:
+        """Store every seat again (a seat was removed: the later ones moved up)."""
         rows = [SeatRow(i, s.name, s.bot, s.token) for i, s in enumerate(self.seats)]
         self.last_write = self.store.replace_seats(self.code, rows)
+        self.broadcast_lobby()
+
+    def _save_new_seat(self) -> None:
+        """Store the seat just added (the last one): one row, not the whole table again."""
+        index = len(self.seats) - 1
+        seat = self.seats[index]
+        self.last_write = self.store.put_seat(
+            self.code, SeatRow(index, seat.name, seat.bot, seat.token)
+        )
         self.broadcast_lobby()
 
     async def saved(self) -> None:

@@ -374,12 +374,8 @@ class SqlStore:
         def op(conn: Connection) -> None:
             table = schema.seats
             conn.execute(delete(table).where(table.c.room == code))
-            for seat in seats:
-                conn.execute(
-                    insert(table).values(
-                        room=code, seat=seat.seat, name=seat.name, bot=seat.bot, token=seat.token
-                    )
-                )
+            if seats:
+                conn.execute(insert(table), [{"room": code, **seat.__dict__} for seat in seats])
 
         return self.writer.submit(op)
 
