@@ -195,14 +195,18 @@ class ViewTracker:
 
     def shared(self) -> View:
         """The part of the view every viewer of the game shares: public facts only."""
-        return {**self.shared_core(), "ballot": ballot(self.game)}
+        core = self.shared_core()
+        cast = votes_cast(self.game)
+        if cast is None:
+            return dict(core)
+        return {**core, "ballot": {**core["ballot"], "cast": cast}}
 
     def shared_core(self) -> View:
-        """:meth:`shared` without its ``ballot``, which the tracker keeps until it reads an
-        event its viewer may see: everything else in the shared part changes only with a
-        public event (tests/test_views_incremental.py checks it after every action), while
-        the ballot's count changes with each vote. The dict is the tracker's: read it,
-        do not change it."""
+        """:meth:`shared` without the vote count (``ballot.cast``; the ballot is its last
+        field), which the tracker keeps until it reads an event its viewer may see:
+        everything else in the shared part changes only with a public event
+        (tests/test_views_incremental.py checks it after every action), while the count
+        changes with each vote. The dict is the tracker's: read it, do not change it."""
         self.update()
         core = self.core
         if core is None or core[0] != self.read:
@@ -315,6 +319,7 @@ def _shared_core(game: Game, scan: ViewTracker) -> View:
         "forced_vote": _name(game, game.forced_target),
         "script": script_line(game),
         "history": list(scan.history),
+        "ballot": _ballot(game),  # the last field (see votes_cast)
     }
 
 
@@ -341,9 +346,9 @@ def _card(card_id: str) -> dict[str, Any]:
     }
 
 
-def ballot(game: Game) -> dict[str, Any] | None:
-    """Who is asked in the current step and how many have answered - never in the Hidden
-    Phase, where progress would hint at who has more to decide (R-70)."""
+def _ballot(game: Game) -> dict[str, Any] | None:
+    """Who is asked in the current step - never in the Hidden Phase, where progress would
+    hint at who has more to decide (R-70) - without the count of answers (votes_cast)."""
     step = game.step
     if step is None:
         return None
@@ -355,8 +360,16 @@ def ballot(game: Game) -> dict[str, Any] | None:
         "options": [game.players[s] for s in game.candidates]
         if step in (Step.ELECT, Step.ELECT_RUNOFF, Step.JAIL_VOTE, Step.JAIL_RUNOFF)
         else None,
-        "cast": len(game.pending),
     }
+
+
+def votes_cast(game: Game) -> int | None:
+    """How many of those asked have answered (the ballot's ``cast``), outside the Hidden
+    Phase: the one part of the shared view that changes with every vote."""
+    step = game.step
+    if step is None or step is Step.HIDDEN:
+        return None
+    return len(game.pending)
 
 
 def _you(game: Game, seat: int, scan: ViewTracker) -> dict[str, Any]:

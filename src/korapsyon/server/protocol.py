@@ -206,6 +206,15 @@ PAD_OVERHEAD = len(_PAD_FIELD) + 1  # the field's name and quotes: its least cos
 COVER = b'{"type":"cover"}'
 
 
+def with_votes_cast(core: bytes, cast: int | None) -> bytes:
+    """The JSON of a view's shared part, from the JSON of its part without the vote count
+    (:meth:`~korapsyon.rules.views.ViewTracker.shared_core`, whose last field is the
+    ballot) and the count (:func:`~korapsyon.rules.views.votes_cast`; None: no count)."""
+    if cast is None:
+        return core
+    return b'%s,"cast":%d}}' % (core[:-2], cast)
+
+
 def padded(frame: bytes, size: int) -> bytes:
     """``frame`` (one JSON object, ending with ``}``) with a ``pad`` field of spaces that
     makes it exactly ``size`` bytes long (``size`` >= its length + PAD_OVERHEAD)."""

@@ -38,10 +38,19 @@ from ..rules.events import StepStarted, visible_to
 from ..rules.game import Game
 from ..rules.roles import Role
 from ..rules.steps import Step
-from ..rules.views import View, ViewTracker, ballot
+from ..rules.views import View, ViewTracker, votes_cast
 from ..store.sql import ChatRow, StoreError, WriteLog
 from .connection import Connection
-from .protocol import COVER, PAD_OVERHEAD, Ack, ChatPosted, encode, padded, view_frame
+from .protocol import (
+    COVER,
+    PAD_OVERHEAD,
+    Ack,
+    ChatPosted,
+    encode,
+    padded,
+    view_frame,
+    with_votes_cast,
+)
 
 if TYPE_CHECKING:
     from .room import Room
@@ -80,7 +89,7 @@ class GameSession:
         self.public = ViewTracker(game, None)
         self.push_scheduled = False
         self.shared = b""  # the shared part of the views last pushed (JSON)
-        self.shared_core: tuple[bytes, Any] = (b"", None)  # the same without the vote count
+        self.shared_core = b""  # the same without the vote count
         self.core: tuple[View | None, bytes] = (None, b"")  # public.shared_core() and its JSON
         self.flush_scheduled = False
         self.tasks: set[asyncio.Task[None]] = set()  # timer defaults and bot moves under way
@@ -283,20 +292,16 @@ class GameSession:
             frame = padded(frame, self._fit(size, [frame]))
         conn.send_raw(frame)
 
-    def _shared_json(self) -> tuple[bytes, tuple[bytes, Any]]:
-        """The JSON of the views' shared part (encoded once for the whole room), and what
-        it holds besides the vote count (to compare with the last push's). The part that
-        changes only with public events is encoded again only when it changed; the ballot,
-        which changes with every vote, is spliced in as its last field."""
+    def _shared_json(self) -> tuple[bytes, bytes]:
+        """The JSON of the views' shared part (encoded once for the whole room), and the
+        same without the vote count (to compare with the last push's). The part without
+        the count changes only with public events and is encoded again only then; the
+        count, which changes with every vote, is spliced into the ballot, its last field."""
         view_core = self.public.shared_core()
         if view_core is not self.core[0]:
             self.core = (view_core, encode(view_core))
-        core_json = self.core[1]
-        vote = ballot(self.game)
-        shared = b"".join((core_json[:-1], b',"ballot":', encode(vote), b"}"))
-        if vote is not None:
-            vote = {key: value for key, value in vote.items() if key != "cast"}
-        return shared, (core_json, vote)
+        core = self.core[1]
+        return with_votes_cast(core, votes_cast(self.game)), core
 
     # ------------------------------------------------------------ R-70: frame sizes
     def frame_size(
