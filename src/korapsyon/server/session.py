@@ -92,6 +92,7 @@ class GameSession:
         self.shared_core = b""  # the same without the vote count
         self.core: tuple[View | None, bytes] = (None, b"")  # public.shared_core() and its JSON
         self.flush_scheduled = False
+        self.behind: list[Connection] = []  # sent all but the latest vote count
         self.tasks: set[asyncio.Task[None]] = set()  # timer defaults and bot moves under way
         self.waiting: list[tuple[Connection, int, int]] = []  # (conn, message id, seq) to ack
         self.finished_stored = game.is_over
@@ -182,7 +183,8 @@ class GameSession:
         vote count (``ballot.cast``) reaches the others at most every PROGRESS_SECONDS,
         and then only those who are not deciding themselves (the board, spectators,
         the moderator and those who have already voted, who are waiting for the others):
-        a player still deciding gets the count with the update of their own vote."""
+        a player still deciding gets the count with the update of their own vote. Such a
+        refresh (``flush``) visits only the connections left behind by the last push."""
         if flush:
             self.flush_scheduled = False
         else:
@@ -209,7 +211,6 @@ class GameSession:
         now = time.time()
         # trace (benchmarks): which action a push shows; a count-only flush shows none
         seq = self.committed - 1 if self.room.hub.trace and not flush else None
-        behind = False
         deciding = game.waiting_for if flush else frozenset()
         acks: dict[Connection, list[Ack]] = {}
         if not flush:
@@ -226,7 +227,11 @@ class GameSession:
         out: list[tuple[Connection, bytes | None, bool]] = []  # (conn, frame, a player's?)
         changed_player = False
         size = 0
-        for conn in self.room.connections:
+        visit = self.room.connections
+        if flush and start == len(game.events):  # nothing new: the count, to those behind
+            visit = self.behind
+        self.behind = []
+        for conn in visit:
             tracker = conn.tracker
             if tracker is None or conn.closed:
                 continue
@@ -243,7 +248,8 @@ class GameSession:
                 or (stale and not count_only)
                 or (hidden and player and conn in acks)  # its ack rides in a padded frame
             ):
-                behind = behind or stale
+                if stale:
+                    self.behind.append(conn)
                 if hidden and player:
                     out.append((conn, None, True))  # a cover, if another player's changed
                 continue  # nothing this client can see has changed (or only the count)
@@ -266,7 +272,7 @@ class GameSession:
                 conn.send_raw(padded(data, size))
             else:
                 conn.send_raw(data)
-        if behind and not self.flush_scheduled:
+        if self.behind and not self.flush_scheduled:
             self.flush_scheduled = True
             self.loop.call_later(PROGRESS_SECONDS, lambda: self._push(flush=True))
         if flush:
