@@ -88,6 +88,7 @@ class ViewTracker:
         self.public_entries: dict[int, dict[str, Any]] = {}  # event index -> entry
         self.seat = None if self.name is None else game.seat(self.name)
         self.corrupt = self.seat is not None and game.roles[self.seat] is Role.CORRUPT_POLITICIAN
+        self.identity = None if self.seat is None else _identity(game, self.seat)
         self.cursor = 0  # events of the game read so far
         self.read = 0  # of those, the ones its viewer may see
         self.core: tuple[int, View] | None = None  # (read, shared_core()) last built
@@ -156,6 +157,8 @@ class ViewTracker:
         return self.update()
 
     def _note(self, event: BaseEvent) -> None:
+        if type(event) not in _NOTED:
+            return  # (most events: votes, choices, steps)
         year = event.year
         if isinstance(event, GameStarted):
             start = {"year": 0, "kaban_public": event.kaban_start, "public_spending": 0}
@@ -247,6 +250,13 @@ class ViewTracker:
         new = self.timeline[self.taken :]
         self.taken = len(self.timeline)
         return new
+
+
+_NOTED = frozenset({
+    GameStarted, YearEnded, PlayerEliminated, GameOver, ProjectVoted, WitnessTestimony,
+    InvestigationResult, AuditDelivered, CoaMuted,
+})  # fmt: skip
+"""The events :meth:`ViewTracker._note` remembers something of."""
 
 
 def _secrets(game: Game) -> dict[str, Any]:
@@ -372,17 +382,32 @@ def votes_cast(game: Game) -> int | None:
     return len(game.pending)
 
 
-def _you(game: Game, seat: int, scan: ViewTracker) -> dict[str, Any]:
+def _identity(game: Game, seat: int) -> dict[str, Any]:
+    """What a player's view says of them that never changes in a game: the role card, and
+    the teammates the role knows (R-07)."""
     role = game.roles[seat]
-    name = game.players[seat]
-    pending = game.pending.get(seat)
-    you: dict[str, Any] = {
-        "name": name,
+    identity: dict[str, Any] = {
+        "name": game.players[seat],
         "seat": seat,
         "role": role.value,
         "role_title": role.title,
         "goal": role.goal,
         "team": role.team.value,
+    }
+    if role is Role.CORRUPT_POLITICIAN:
+        identity["teammates"] = [game.players[s] for s in game.corrupt_seats if s != seat]
+    if role is Role.GOOD_POLITICIAN and game.ruleset.good_politicians_recognise:
+        identity["teammates"] = [game.players[s] for s in game.good_politician_seats if s != seat]
+    return identity
+
+
+def _you(game: Game, seat: int, scan: ViewTracker) -> dict[str, Any]:
+    assert scan.identity is not None
+    role = game.roles[seat]
+    name = scan.identity["name"]
+    pending = game.pending.get(seat)
+    you: dict[str, Any] = {
+        **scan.identity,
         "status": game.status[seat],
         "to_act": seat in game.to_act,
         "submitted": None if pending is None else pending.to_wire(),
@@ -392,16 +417,12 @@ def _you(game: Game, seat: int, scan: ViewTracker) -> dict[str, Any]:
         "audit": scan.note("audit"),
         "muted": bool(scan.note("muted")),
     }
-    if role is Role.CORRUPT_POLITICIAN:
-        you["teammates"] = [game.players[s] for s in game.corrupt_seats if s != seat]
-        if game.step is Step.HIDDEN and seat in game.to_act:  # R-23: free Corrupt only
-            you["team_choices"] = {
-                game.players[s]: (game.pending[s].to_wire() if s in game.pending else None)
-                for s in game.corrupt_seats
-                if s != seat and s in game.to_act
-            }
-    if role is Role.GOOD_POLITICIAN and game.ruleset.good_politicians_recognise:
-        you["teammates"] = [game.players[s] for s in game.good_politician_seats if s != seat]
+    if role is Role.CORRUPT_POLITICIAN and game.step is Step.HIDDEN and seat in game.to_act:
+        you["team_choices"] = {  # R-23: free Corrupt only
+            game.players[s]: (game.pending[s].to_wire() if s in game.pending else None)
+            for s in game.corrupt_seats
+            if s != seat and s in game.to_act
+        }
     if role is Role.LAWYER:
         year, last = game.last_protected
         you["last_protected"] = _name(game, last) if year == game.year - 1 else None
