@@ -197,7 +197,7 @@ class Room:
         """Store the seat just added (the last one): one row, not the whole table again."""
         index = len(self.seats) - 1
         seat = self.seats[index]
-        self.last_write = self.store.put_seat(
+        self.last_write = self.store.add_seat(
             self.code, SeatRow(index, seat.name, seat.bot, seat.token)
         )
         self.broadcast_lobby()

@@ -358,17 +358,10 @@ class SqlStore:
         statement = update(schema.rooms).where(schema.rooms.c.code == code).values(**values)
         return self.writer.submit(lambda c: c.execute(statement))
 
-    def put_seat(self, code: str, seat: SeatRow) -> Future[Any]:
-        def op(conn: Connection) -> None:
-            table = schema.seats
-            conn.execute(delete(table).where(table.c.room == code, table.c.seat == seat.seat))
-            conn.execute(
-                insert(table).values(
-                    room=code, seat=seat.seat, name=seat.name, bot=seat.bot, token=seat.token
-                )
-            )
-
-        return self.writer.submit(op)
+    def add_seat(self, code: str, seat: SeatRow) -> Future[Any]:
+        """A new seat after the room's last one (the writer inserts the new seats of many
+        rooms in one statement)."""
+        return self.writer.submit(Insert(schema.seats, {"room": code, **seat.__dict__}))
 
     def replace_seats(self, code: str, seats: list[SeatRow]) -> Future[Any]:
         def op(conn: Connection) -> None:
