@@ -197,7 +197,9 @@ class ViewTracker:
         return found[1] if found is not None and found[0] == self.game.year else None
 
     def shared(self) -> View:
-        """The part of the view every viewer of the game shares: public facts only."""
+        """The part of the view every viewer of the game shares: public facts only. Its
+        nested lists and dicts are the tracker's (see :meth:`shared_core`): read them, do
+        not change them; :func:`view_for` and its kin build a new tracker for each call."""
         core = self.shared_core()
         cast = votes_cast(self.game)
         if cast is None:
