@@ -90,7 +90,7 @@ class GameSession:
         self.push_scheduled = False
         self.shared = b""  # the shared part of the views last pushed (JSON)
         self.shared_core = b""  # the same without the vote count
-        self.core: tuple[View | None, bytes] = (None, b"")  # public.shared_core() and its JSON
+        self.encoded_core: tuple[View | None, bytes] = (None, b"")  # public.shared_core(), JSON
         self.flush_scheduled = False
         self.behind: list[Connection] = []  # sent all but the latest vote count
         self.tasks: set[asyncio.Task[None]] = set()  # timer defaults and bot moves under way
@@ -304,9 +304,9 @@ class GameSession:
         the count changes only with public events and is encoded again only then; the
         count, which changes with every vote, is spliced into the ballot, its last field."""
         view_core = self.public.shared_core()
-        if view_core is not self.core[0]:
-            self.core = (view_core, encode(view_core))
-        core = self.core[1]
+        if view_core is not self.encoded_core[0]:
+            self.encoded_core = (view_core, encode(view_core))
+        core = self.encoded_core[1]
         return with_votes_cast(core, votes_cast(self.game)), core
 
     # ------------------------------------------------------------ R-70: frame sizes

@@ -361,14 +361,14 @@ class SqlStore:
     def add_seat(self, code: str, seat: SeatRow) -> Future[Any]:
         """A new seat after the room's last one (the writer inserts the new seats of many
         rooms in one statement)."""
-        return self.writer.submit(Insert(schema.seats, {"room": code, **seat.__dict__}))
+        return self.writer.submit(Insert(schema.seats, _seat_values(code, seat)))
 
     def replace_seats(self, code: str, seats: list[SeatRow]) -> Future[Any]:
         def op(conn: Connection) -> None:
             table = schema.seats
             conn.execute(delete(table).where(table.c.room == code))
             if seats:
-                conn.execute(insert(table), [{"room": code, **seat.__dict__} for seat in seats])
+                conn.execute(insert(table), [_seat_values(code, seat) for seat in seats])
 
         return self.writer.submit(op)
 
@@ -496,6 +496,11 @@ class SqlStore:
         ]
         timer = conn.execute(select(timers.c.data).where(timers.c.room == code)).first()
         room.timer = None if timer is None else json.loads(timer.data)
+
+
+def _seat_values(code: str, seat: SeatRow) -> dict[str, Any]:
+    """A row of the seats table."""
+    return {"room": code, **seat.__dict__}
 
 
 def _room(row: Any) -> RoomRow:
