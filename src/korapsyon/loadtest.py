@@ -79,6 +79,28 @@ def _encode(message: dict[str, Any]) -> str:
     return _encoder.encode(message).decode()
 
 
+WINDOWS = 6
+"""How many stretches of the run the report shows apart (:meth:`LoadResult.windows`)."""
+
+
+@dataclass
+class Window:
+    """One stretch of a run: its throughput, latency tail and the server's CPU."""
+
+    start: float  # seconds into the measurement
+    end: float
+    actions_per_second: float
+    p99_ms: float
+    server_cpu: float  # share of one core
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
+
+
 @dataclass
 class LoadResult:
     rooms: int
@@ -95,6 +117,9 @@ class LoadResult:
     client_cpu: float = float("nan")  # the same for this load generator
     frames: int = 0  # WebSocket messages the clients received while measured
     frame_bytes: int = 0  # ... and their payloads' bytes
+    sent_at: list[float] = field(default_factory=list)  # each latency's send, seconds in
+    cpu_samples: list[tuple[float, float]] = field(default_factory=list)  # (seconds in,
+    # the server's CPU seconds so far)
 
     @property
     def memory_start_mb(self) -> float:
@@ -121,12 +146,41 @@ class LoadResult:
         return self.actions / self.seconds if self.seconds else 0.0
 
     def percentile(self, q: float) -> float:
-        if not self.latencies_ms:
+        return _percentile(self.latencies_ms, q)
+
+    def windows(self, parts: int = WINDOWS) -> list[Window]:
+        """The run cut into ``parts`` equal stretches (by when each action was sent): a
+        server whose cost grows as its games age, or whose memory fragments, shows it here
+        long before the whole run's percentiles do."""
+        if not self.seconds or not self.sent_at:
+            return []
+        width = self.seconds / parts
+        latencies: list[list[float]] = [[] for _ in range(parts)]
+        for at, latency in zip(self.sent_at, self.latencies_ms, strict=True):
+            latencies[min(parts - 1, max(0, int(at / width)))].append(latency)
+        windows = []
+        for index, part in enumerate(latencies):
+            start, end = index * width, (index + 1) * width
+            cpu = self._cpu_share(start, end)
+            windows.append(Window(start, end, len(part) / width, _percentile(part, 99), cpu))
+        return windows
+
+    def _cpu_share(self, start: float, end: float) -> float:
+        """The server's share of a core between two moments (the nearest CPU samples)."""
+        if len(self.cpu_samples) < 2:
             return float("nan")
-        ordered = sorted(self.latencies_ms)
-        return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
+        first = min(self.cpu_samples, key=lambda sample: abs(sample[0] - start))
+        last = min(self.cpu_samples, key=lambda sample: abs(sample[0] - end))
+        if last[0] <= first[0]:
+            return float("nan")
+        return (last[1] - first[1]) / (last[0] - first[0])
 
     def report(self) -> str:
+        by_window = [
+            f"  {w.start:4.0f}-{w.end:<4.0f} s  {w.actions_per_second:7,.0f} actions/s  "
+            f"p99 {w.p99_ms:6.1f} ms  server {w.server_cpu:4.0%}"
+            for w in self.windows()
+        ]
         return "\n".join(
             [
                 f"rooms {self.rooms}, connections {self.connections} "
@@ -144,6 +198,7 @@ class LoadResult:
                 f"kernel), load generator {self.client_cpu:.0%}",
                 f"traffic: {self.frames / max(1, self.actions):.1f} frames and "
                 f"{self.frame_bytes / max(1, self.actions) / 1024:.1f} KB received an action",
+                *(["over the run:", *by_window] if by_window else []),
             ]
         )
 
@@ -472,10 +527,12 @@ async def run(
     stats.measuring = True
     started = time.perf_counter()
     samples = [(0.0, memory_start)]
+    cpu_samples = [(0.0, cpu_start[0])]
     every = max(1.0, seconds / 60)
     while (left := seconds - (time.perf_counter() - started)) > 0:
         await asyncio.sleep(min(every, left))
         samples.append((time.perf_counter() - started, _rss(process)))
+        cpu_samples.append((samples[-1][0], _cpu(process)))
     stats.measuring = False
     elapsed = time.perf_counter() - started
     server_cpu = (_cpu(process) - cpu_start[0]) / elapsed
@@ -490,10 +547,11 @@ async def run(
     await http.aclose()
     young.cancel()
     release_full_collections(saved)
-    latencies = []
+    latencies, sent_at = [], []
     for room, pushed, sent, acked in stats.acks:
         seen = room.pushes.get(pushed, acked)
         latencies.append((max(seen, acked) - sent) * 1000)
+        sent_at.append(sent - started)
     return LoadResult(
         rooms=rooms,
         connections=rooms * (players + 1),
@@ -509,6 +567,8 @@ async def run(
         client_cpu=client_cpu,
         frames=stats.frames,
         frame_bytes=stats.frame_bytes,
+        sent_at=sent_at,
+        cpu_samples=cpu_samples,
     )
 
 
@@ -543,4 +603,14 @@ def summary(result: LoadResult) -> dict[str, Any]:
         "kb_per_action": round(result.frame_bytes / max(1, result.actions) / 1024, 2),
         "mean_ms": round(statistics.fmean(result.latencies_ms), 2) if result.latencies_ms else None,
         "cpus": os.cpu_count(),
+        "windows": [
+            {
+                "start_s": round(w.start, 1),
+                "end_s": round(w.end, 1),
+                "actions_per_second": round(w.actions_per_second, 1),
+                "p99_ms": round(w.p99_ms, 2),
+                "server_cpu": round(w.server_cpu, 3),
+            }
+            for w in result.windows()
+        ],
     }

@@ -4,11 +4,14 @@ are in docs/PERFORMANCE.md)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from korapsyon.cli import main
+from korapsyon.loadtest import LoadResult
 
 
 def test_loadtest_plays_rooms_replaces_finished_ones_and_reports_its_figures() -> None:
@@ -37,3 +40,31 @@ def test_loadtest_plays_rooms_replaces_finished_ones_and_reports_its_figures() -
     assert figures["kb_per_action"] > 0
     assert any(line.startswith("latency (send -> every changed view received)") for line in lines)
     assert any(line.startswith("traffic: ") for line in lines)
+    windows = figures["windows"]
+    assert len(windows) == 6  # the run in sixths, back to back
+    assert windows[0]["start_s"] == 0
+    assert all(a["end_s"] == b["start_s"] for a, b in itertools.pairwise(windows))
+    assert abs(windows[-1]["end_s"] - 5) < 1
+    assert sum(w["actions_per_second"] for w in windows) / 6 == pytest.approx(
+        figures["actions_per_second"], rel=0.02
+    )
+    assert "over the run:" in lines
+
+
+def test_the_run_in_stretches_shows_a_tail_that_grows_as_it_goes() -> None:
+    # 60 s measured: actions sent early are fast, late ones slow, the server busier
+    sent_at = [second + 0.5 for second in range(60) for _ in range(100)]
+    latencies = [5.0 if at < 30 else 80.0 for at in sent_at]
+    result = LoadResult(
+        rooms=1, connections=14, seconds=60.0, actions=len(sent_at), errors=0,
+        latencies_ms=latencies, memory_samples=[(0.0, 100.0), (60.0, 100.0)],
+        finished_games=0, setup_seconds=1.0, sent_at=sent_at,
+        cpu_samples=[(float(t), 0.5 * t if t <= 30 else 15 + 0.9 * (t - 30)) for t in range(61)],
+    )  # fmt: skip
+    windows = result.windows(parts=3)
+    assert [(w.start, w.end) for w in windows] == [(0, 20), (20, 40), (40, 60)]
+    assert [w.actions_per_second for w in windows] == [100, 100, 100]
+    assert [w.p99_ms for w in windows] == [5.0, 80.0, 80.0]
+    assert [round(w.server_cpu, 2) for w in windows] == [0.5, 0.7, 0.9]
+    assert result.percentile(99) == 80.0  # the whole run's figure hides when it went wrong
+    assert "over the run:" in result.report()
