@@ -118,8 +118,8 @@ class LoadResult:
     frames: int = 0  # WebSocket messages the clients received while measured
     frame_bytes: int = 0  # ... and their payloads' bytes
     sent_at: list[float] = field(default_factory=list)  # each latency's send, seconds in
-    cpu_samples: list[tuple[float, float]] = field(default_factory=list)  # (seconds in,
-    # the server's CPU seconds so far)
+    # (seconds into the measurement, the server's CPU seconds so far), as memory is sampled
+    cpu_samples: list[tuple[float, float]] = field(default_factory=list)
 
     @property
     def memory_start_mb(self) -> float:
@@ -150,8 +150,8 @@ class LoadResult:
 
     def windows(self, parts: int = WINDOWS) -> list[Window]:
         """The run cut into ``parts`` equal stretches (by when each action was sent): a
-        server whose cost grows as its games age, or whose memory fragments, shows it here
-        long before the whole run's percentiles do."""
+        server whose cost grows through a run shows it here, where the whole run's
+        percentiles hide when the tail grew."""
         if not self.seconds or not self.sent_at:
             return []
         width = self.seconds / parts
