@@ -94,6 +94,11 @@ class Window:
     server_cpu: float  # share of one core
 
 
+def _nearest(samples: list[tuple[float, float]], at: float) -> tuple[float, float]:
+    """The sample (seconds into the measurement, value) taken nearest to ``at``."""
+    return min(samples, key=lambda sample: abs(sample[0] - at))
+
+
 def _percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -137,8 +142,7 @@ class LoadResult:
     def memory_growth_mb(self) -> float:
         """How much more the server held at the end than at the half-way point: what a
         leak would show (the first half includes the rooms' games warming their caches)."""
-        half = self.memory_samples[-1][0] / 2
-        middle = min(self.memory_samples, key=lambda sample: abs(sample[0] - half))
+        middle = _nearest(self.memory_samples, self.memory_samples[-1][0] / 2)
         return self.memory_end_mb - middle[1]
 
     @property
@@ -169,8 +173,7 @@ class LoadResult:
         """The server's share of a core between two moments (the nearest CPU samples)."""
         if len(self.cpu_samples) < 2:
             return float("nan")
-        first = min(self.cpu_samples, key=lambda sample: abs(sample[0] - start))
-        last = min(self.cpu_samples, key=lambda sample: abs(sample[0] - end))
+        first, last = _nearest(self.cpu_samples, start), _nearest(self.cpu_samples, end)
         if last[0] <= first[0]:
             return float("nan")
         return (last[1] - first[1]) / (last[0] - first[0])
