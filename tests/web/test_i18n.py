@@ -101,6 +101,11 @@ def test_the_phone_in_filipino_mid_game_and_the_board_keeps_its_own_language(
 
     phone.page.reload()
     expect(phone.el("lang-select")).to_have_value("fil")
+    # the language select is there before the view: wait for the view itself (its night
+    # screen, in Filipino) before reading what the page offers
+    expect(phone.el("screen")).to_have_attribute("data-step", "hidden")
+    expect(phone.el("night-screen")).to_be_visible()
+    expect(phone.el("step-title")).not_to_have_text(title)
     snap = snapshot(phone)
     decide(phone, snap, cautious(snap))
     expect(phone.el("screen")).not_to_have_attribute("data-step", "hidden")
