@@ -6,7 +6,7 @@ The server runs in trace mode, so that every ``update`` says which push of views
 to, and every ``ack`` which push included its action (an ack carried in an update: that
 update's push). An action's latency is measured from
 the moment it is sent until the last client it changed has received its new view (and its
-sender the ack). The server's memory and CPU are read from its process.
+sender the ack). The server's memory and CPU are read from its processes.
 """
 
 from __future__ import annotations
@@ -125,6 +125,7 @@ class LoadResult:
     sent_at: list[float] = field(default_factory=list)  # each latency's send, seconds in
     # (seconds into the measurement, the server's CPU seconds so far), as memory is sampled
     cpu_samples: list[tuple[float, float]] = field(default_factory=list)
+    workers: int = 1  # the server's processes (``serve --workers``): CPU and memory add up
 
     @property
     def memory_start_mb(self) -> float:
@@ -198,7 +199,8 @@ class LoadResult:
                 f"{self.memory_growth_mb:+.0f} MB over the second half "
                 f"({(self.memory_end_mb * 1024) / max(1, self.connections):.0f} KB a connection)",
                 f"cpu: server {self.server_cpu:.0%} of a core ({self.server_kernel:.0%} in the "
-                f"kernel), load generator {self.client_cpu:.0%}",
+                f"kernel{f', {self.workers} workers' if self.workers > 1 else ''}), "
+                f"load generator {self.client_cpu:.0%}",
                 f"traffic: {self.frames / max(1, self.actions):.1f} frames and "
                 f"{self.frame_bytes / max(1, self.actions) / 1024:.1f} KB received an action",
                 *(["over the run:", *by_window] if by_window else []),
@@ -211,6 +213,7 @@ class _Room:
     code: str
     host: str
     tokens: dict[str, str]
+    url: str  # the base URL of the server (the worker) that owns the room
     pushes: dict[int, float] = field(default_factory=dict)  # push seq -> last update received
     clients: list[_Client] = field(default_factory=list)
 
@@ -234,22 +237,36 @@ def raise_file_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-def free_port() -> int:
+def free_port(count: int = 1) -> int:
+    """A free port on loopback, and the ``count - 1`` after it free too."""
+    for _ in range(100):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+        if port + count - 1 <= 65535 and all(_free(port + k) for k in range(1, count)):
+            return port
+    raise RuntimeError(f"no {count} free ports in a row")
+
+
+def _free(port: int) -> bool:
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
 
 
 @contextlib.contextmanager
-def spawned_server(db: str | None = None) -> Any:
-    """A ``korapsyon serve --trace`` in its own process, on a free port and a fresh SQLite
-    file (unless ``db`` is given)."""
-    port = free_port()
+def spawned_server(db: str | None = None, workers: int = 1) -> Any:
+    """A ``korapsyon serve --trace`` (with ``workers`` worker processes) started for the
+    test, on free ports and a fresh SQLite file (unless ``db`` is given)."""
+    port = free_port(workers)
     with tempfile.TemporaryDirectory() as folder:
         database = db or str(Path(folder) / "load.sqlite3")
         command = [
             sys.executable, "-m", "korapsyon", "serve", "--port", str(port), "--db", database,
-            "--trace", "--limit-messages", "1000",
+            "--trace", "--limit-messages", "1000", "--workers", str(workers),
             # every simulated client comes from 127.0.0.1: no per-address limits
             "--limit-requests", "0", "--limit-rooms", "0", "--limit-connections", "0",
             # finished rooms are replaced at once: free them within the run
@@ -259,14 +276,15 @@ def spawned_server(db: str | None = None) -> Any:
         try:
             url = f"http://127.0.0.1:{port}"
             deadline = time.monotonic() + 30
-            while True:
-                try:
-                    httpx.get(url + "/healthz", timeout=1).raise_for_status()
-                    break
-                except httpx.HTTPError:
-                    if time.monotonic() > deadline or process.poll() is not None:
-                        raise RuntimeError("the server did not start") from None
-                    time.sleep(0.1)
+            for worker in range(workers):
+                while True:
+                    try:
+                        httpx.get(f"http://127.0.0.1:{port + worker}/healthz", timeout=1)
+                        break
+                    except httpx.HTTPError:
+                        if time.monotonic() > deadline or process.poll() is not None:
+                            raise RuntimeError("the server did not start") from None
+                        time.sleep(0.1)
             yield url, process.pid
         finally:
             process.terminate()
@@ -276,18 +294,21 @@ def spawned_server(db: str | None = None) -> Any:
 async def _new_room(http: httpx.AsyncClient, players: int) -> _Room:
     from .selfplay import table
 
-    created = (await http.post("/api/rooms", json={"settings": {"timers": False}})).json()
+    answer = await http.post("/api/rooms", json={"settings": {"timers": False}})
+    created = answer.raise_for_status().json()
     code = created["code"]
+    url = created["join_url"].partition("/?")[0]  # the worker that owns the room
     tokens = {}
     for name in table(players):
-        ticket = (await http.post(f"/api/rooms/{code}/seats", json={"name": name})).json()
-        tokens[name] = ticket["token"]
-    return _Room(code, created["host_token"], tokens)
+        ticket = await http.post(f"{url}/api/rooms/{code}/seats", json={"name": name})
+        tokens[name] = ticket.raise_for_status().json()["token"]
+    return _Room(code, created["host_token"], tokens, url)
 
 
 async def _start_room(http: httpx.AsyncClient, room: _Room) -> None:
     headers = {"authorization": f"Bearer {room.host}"}
-    (await http.post(f"/api/rooms/{room.code}/start", headers=headers)).raise_for_status()
+    answer = await http.post(f"{room.url}/api/rooms/{room.code}/start", headers=headers)
+    answer.raise_for_status()
 
 
 def _choose(state: _State, rng: random.Random) -> dict[str, Any] | None:
@@ -458,8 +479,6 @@ async def run(
     long the run (and the server's memory is seen over rooms coming and going)."""
     raise_file_limit()
     began = time.perf_counter()
-    ws_url = url.replace("http://", "ws://") + "/ws"
-    host, _, port = url.removeprefix("http://").partition(":")
     stats = _Stats()
     rng = random.Random(seed)
     loop = asyncio.get_running_loop()
@@ -468,6 +487,8 @@ async def run(
 
     async def connect(room: _Room) -> None:
         hellos = [{"token": t} for t in room.tokens.values()] + [{"host_token": room.host}]
+        ws_url = room.url.replace("http://", "ws://") + "/ws"
+        host, _, port = room.url.removeprefix("http://").partition(":")
         for hello in hellos:
             index = len(clients) + 1
             client = _Client(ws_url, room, hello, index, stats, think, random.Random(rng.random()))
@@ -489,7 +510,7 @@ async def run(
     # walk every client and every measurement so far), young objects on a clock.
     saved = hold_full_collections()
     young = loop.create_task(collect_young())
-    process = psutil.Process(server_pid) if server_pid else None
+    server = _server_processes(server_pid) if server_pid else []
     for room in made:
         await _start_room(http, room)
     setup = time.perf_counter() - began
@@ -524,9 +545,9 @@ async def run(
 
     stats.on_finish = on_finish
     await asyncio.sleep(warmup)
-    memory_start = _rss(process)
-    me = psutil.Process()
-    cpu_start = _cpu(process), _cpu(me), _cpu(process, kernel=True)
+    memory_start = _rss(server)
+    me = [psutil.Process()]
+    cpu_start = _cpu(server), _cpu(me), _cpu(server, kernel=True)
     stats.measuring = True
     started = time.perf_counter()
     samples = [(0.0, memory_start)]
@@ -534,13 +555,13 @@ async def run(
     every = max(1.0, seconds / 60)
     while (left := seconds - (time.perf_counter() - started)) > 0:
         await asyncio.sleep(min(every, left))
-        samples.append((time.perf_counter() - started, _rss(process)))
-        cpu_samples.append((samples[-1][0], _cpu(process)))
+        samples.append((time.perf_counter() - started, _rss(server)))
+        cpu_samples.append((samples[-1][0], _cpu(server)))
     stats.measuring = False
     elapsed = time.perf_counter() - started
-    server_cpu = (_cpu(process) - cpu_start[0]) / elapsed
+    server_cpu = (_cpu(server) - cpu_start[0]) / elapsed
     client_cpu = (_cpu(me) - cpu_start[1]) / elapsed
-    server_kernel = (_cpu(process, kernel=True) - cpu_start[2]) / elapsed
+    server_kernel = (_cpu(server, kernel=True) - cpu_start[2]) / elapsed
     await asyncio.sleep(0.5)  # the last updates of measured actions
     stats.stop = True
     for task in list(replacing):
@@ -572,20 +593,29 @@ async def run(
         frame_bytes=stats.frame_bytes,
         sent_at=sent_at,
         cpu_samples=cpu_samples,
+        workers=max(1, len(server) - 1),
     )
 
 
-def _rss(process: psutil.Process | None) -> float:
-    """A process's resident memory in MB."""
-    return process.memory_info().rss / 2**20 if process else float("nan")
+def _server_processes(pid: int) -> list[psutil.Process]:
+    """The server started for the test and its workers (``serve --workers``)."""
+    main = psutil.Process(pid)
+    return [main, *main.children(recursive=True)]
 
 
-def _cpu(process: psutil.Process | None, *, kernel: bool = False) -> float:
-    """CPU seconds (user and system, or only system) a process has used so far."""
-    if process is None:
+def _rss(processes: list[psutil.Process]) -> float:
+    """The processes' resident memory in MB, added up."""
+    if not processes:
         return float("nan")
-    times = process.cpu_times()
-    return times.system if kernel else times.user + times.system
+    return sum(p.memory_info().rss for p in processes) / 2**20
+
+
+def _cpu(processes: list[psutil.Process], *, kernel: bool = False) -> float:
+    """CPU seconds (user and system, or only system) the processes have used so far."""
+    if not processes:
+        return float("nan")
+    times = [p.cpu_times() for p in processes]
+    return sum(t.system if kernel else t.user + t.system for t in times)
 
 
 def summary(result: LoadResult) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 import uvicorn
@@ -172,7 +172,14 @@ class Client:
                 return answer
 
 
-async def open_client(live: Live, code: str, **hello: Any) -> Client:
+class Reachable(Protocol):
+    """A server's WebSocket address (a :class:`Live` server, or a worker of another)."""
+
+    @property
+    def ws_url(self) -> str: ...
+
+
+async def open_client(live: Reachable, code: str, **hello: Any) -> Client:
     ws = await connect(live.ws_url, max_size=2**20)
     client = Client(ws)
     await client.send({"type": "hello", "room": code, **hello})
@@ -194,3 +201,67 @@ def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
         for name, values in choice["options"].items():
             action[name] = rng.choice(values)
     return action
+
+
+async def play(
+    clients: dict[str, Client],
+    host: Client,
+    rng: random.Random,
+    *,
+    stop_after: int | None = None,
+) -> int:
+    """Every client plays from its own view until the game ends (or ``stop_after``
+    actions were acknowledged); the host closes each discussion. Returns the acks."""
+    done = asyncio.Event()
+    acked = 0
+
+    async def player(client: Client) -> None:
+        nonlocal acked
+        waiting = False
+        while not done.is_set():
+            message = await client.receive(timeout=20)
+            if message["type"] == "error":
+                raise AssertionError(message)
+            if message["type"] == "ack":
+                waiting = False
+                acked += 1
+                if stop_after is not None and acked >= stop_after:
+                    done.set()
+            state = client.state
+            if state is None:
+                continue
+            if state["status"] == "finished":
+                done.set()
+                return
+            action = None if waiting else choose(state, rng)
+            if action is not None:
+                await client.send({"type": "act", "id": 1, "action": action})
+                waiting = True
+
+    async def hosting() -> None:
+        waiting = False
+        while not done.is_set():
+            message = await host.receive(timeout=20)
+            if message["type"] in ("ack", "error"):
+                waiting = False
+            state = host.state
+            if state is None:
+                continue
+            if state["status"] == "finished":
+                done.set()
+                return
+            if not waiting and state["step"] == "discussion":
+                end = {"action": "end_discussion", "player": "@host"}
+                await host.send({"type": "act", "id": 2, "action": end})
+                waiting = True
+
+    tasks = [asyncio.ensure_future(player(c)) for c in clients.values()]
+    tasks.append(asyncio.ensure_future(hosting()))
+    await done.wait()
+    for task in tasks:
+        task.cancel()
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
+            raise result
+    return acked

@@ -13,71 +13,7 @@ import pytest
 from korapsyon.record import read_record, replay, summarize
 from korapsyon.rules.views import player_view, public_view
 from korapsyon.selfplay import table
-from tests.server.live import Client, Live, choose, make_room, open_client, running, start
-
-
-async def _play(
-    clients: dict[str, Client],
-    host: Client,
-    rng: random.Random,
-    *,
-    stop_after: int | None = None,
-) -> int:
-    """Every client plays from its own view until the game ends (or ``stop_after``
-    actions were acknowledged); the host closes each discussion. Returns the acks."""
-    done = asyncio.Event()
-    acked = 0
-
-    async def player(client: Client) -> None:
-        nonlocal acked
-        waiting = False
-        while not done.is_set():
-            message = await client.receive(timeout=20)
-            if message["type"] == "error":
-                raise AssertionError(message)
-            if message["type"] == "ack":
-                waiting = False
-                acked += 1
-                if stop_after is not None and acked >= stop_after:
-                    done.set()
-            state = client.state
-            if state is None:
-                continue
-            if state["status"] == "finished":
-                done.set()
-                return
-            action = None if waiting else choose(state, rng)
-            if action is not None:
-                await client.send({"type": "act", "id": 1, "action": action})
-                waiting = True
-
-    async def hosting() -> None:
-        waiting = False
-        while not done.is_set():
-            message = await host.receive(timeout=20)
-            if message["type"] in ("ack", "error"):
-                waiting = False
-            state = host.state
-            if state is None:
-                continue
-            if state["status"] == "finished":
-                done.set()
-                return
-            if not waiting and state["step"] == "discussion":
-                end = {"action": "end_discussion", "player": "@host"}
-                await host.send({"type": "act", "id": 2, "action": end})
-                waiting = True
-
-    tasks = [asyncio.ensure_future(player(c)) for c in clients.values()]
-    tasks.append(asyncio.ensure_future(hosting()))
-    await done.wait()
-    for task in tasks:
-        task.cancel()
-    results = await asyncio.gather(*tasks, return_exceptions=True)
-    for result in results:
-        if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
-            raise result
-    return acked
+from tests.server.live import Client, Live, make_room, open_client, play, running, start
 
 
 async def _drain(client: Client) -> None:
@@ -110,7 +46,7 @@ def test_a_complete_game_over_websockets(db_url: str, players: int) -> None:
         host = await open_client(live, code, host_token=host_token)
         spectator = await open_client(live, code, spectate=True)
         start(live, code, host_token)
-        await _play(clients, host, random.Random(players))
+        await play(clients, host, random.Random(players))
         for client in [*clients.values(), spectator]:
             await _drain(client)
         for client in [*clients.values(), host, spectator]:
@@ -143,7 +79,7 @@ def test_reconnect_and_restart_mid_game_then_finish(db_url: str) -> None:
         clients = {n: await open_client(live, code, token=t) for n, t in tokens.items()}
         host = await open_client(live, code, host_token=host_token)
         start(live, code, host_token)
-        await _play(clients, host, random.Random(3), stop_after=25)
+        await play(clients, host, random.Random(3), stop_after=25)
         # a player drops mid-step and comes back: same seat, the same view again
         ana = clients["Ana"]
         before = ana.state
@@ -162,7 +98,7 @@ def test_reconnect_and_restart_mid_game_then_finish(db_url: str) -> None:
     async def second_half(live: Live, code: str, host_token: str, tokens: dict[str, str]) -> None:
         clients = {n: await open_client(live, code, token=t) for n, t in tokens.items()}
         host = await open_client(live, code, host_token=host_token)
-        await _play(clients, host, random.Random(4))
+        await play(clients, host, random.Random(4))
         for client in [*clients.values(), host]:
             await client.ws.close()
 

@@ -12,6 +12,7 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 
+from korapsyon.server.shards import Shards
 from korapsyon.server.web import PAGES, WEB_DIR, web_routes
 
 
@@ -19,7 +20,7 @@ class Client:
     """GET requests to the web routes alone, in process."""
 
     def __init__(self) -> None:
-        self.transport = httpx.ASGITransport(app=Starlette(routes=web_routes()))
+        self.transport = httpx.ASGITransport(app=Starlette(routes=web_routes(Shards.single(""))))
 
     def get(self, url: str, **kwargs: Any) -> httpx.Response:
         async def fetch() -> httpx.Response:

@@ -24,6 +24,13 @@ from .terminal import say
 @click.option("--warmup", default=5.0, show_default=True, type=click.FloatRange(0))
 @click.option("--url", default=None, help="Test this running server instead of starting one.")
 @click.option("--db", default=None, help="Database of the server started for the test.")
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Worker processes of the server started for the test (serve --workers).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Also print the figures as JSON.")
 def loadtest(
     *,
@@ -34,6 +41,7 @@ def loadtest(
     warmup: float,
     url: str | None,
     db: str | None,
+    workers: int,
     as_json: bool,
 ) -> None:
     """Measure actions/s, latency (p50, p99) and the server's memory under load."""
@@ -46,7 +54,7 @@ def loadtest(
         )  # fmt: skip
 
     if url is None:
-        with lt.spawned_server(db) as (base, pid):
+        with lt.spawned_server(db, workers) as (base, pid):
             result = asyncio.run(go(base, pid))
     else:
         result = asyncio.run(go(url.rstrip("/"), None))

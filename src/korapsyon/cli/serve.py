@@ -87,6 +87,15 @@ def database_url(db: str | None) -> str:
     help="Seconds a room not in play (finished, or an abandoned lobby) stays in memory "
     "once nobody uses it; the store keeps it.",
 )
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Server processes, each owning some of the rooms on its own port (PORT, PORT+1, "
+    "...): one per core. Clients are sent to a room's own worker.",
+)
+@click.option("--worker", default=None, hidden=True, type=int, help="Internal: be worker K.")
 def serve(  # noqa: PLR0917
     host: str,
     port: int,
@@ -99,19 +108,26 @@ def serve(  # noqa: PLR0917
     limit_body: int,
     limit_send_seconds: float,
     evict_after: float,
+    workers: int,
+    worker: int | None,
 ) -> None:
     """Run the Korapsyon server.
 
     Behind a reverse proxy on this machine, the proxy must pass each client's address in
     X-Forwarded-For: the per-address limits count addresses, and without it every client
-    would be the proxy's 127.0.0.1.
+    would be the proxy's 127.0.0.1. With several workers, each one's port must be reachable
+    (or proxied) as its own address: a room's pages, API and WebSocket are on its worker's.
     """
     import uvicorn
 
     from ..server.app import build_app
+    from ..server.shards import Shards
     from ..store.sql import SqlStore
 
     url = database_url(db)
+    if workers > 1 and worker is None:
+        _supervise(workers, host, port, url, _arguments(click.get_current_context()))
+        return
     store = SqlStore(url)
     limits = Limits(
         messages=limit_messages,
@@ -121,14 +137,53 @@ def serve(  # noqa: PLR0917
         body_bytes=limit_body,
         send_seconds=limit_send_seconds,
     )
-    public = f"http://{reachable_address(host)}:{port}"
-    app = build_app(store, base_url=public, limits=limits, trace=trace, evict_after=evict_after)
-    say(f"korapsyon server on {public} (store: {url.split('@')[-1]})")
+    address = reachable_address(host)
+    shards = Shards(tuple(f"http://{address}:{port + k}" for k in range(workers)), worker or 0)
+    app = build_app(store, limits=limits, trace=trace, evict_after=evict_after, shards=shards)
+    if worker is None:  # (workers: the supervisor has said it)
+        _announce(shards.base_url, host, port, url)
+    sys.setswitchinterval(SWITCH_SECONDS)
+    uvicorn.run(app, host=host, port=port + (worker or 0), **UVICORN_OPTIONS)
+    store.close()
+
+
+def _announce(public: str, host: str, port: int, url: str) -> None:
+    say(f"korapsyon server on {public} (store: {url.rsplit('@', maxsplit=1)[-1]})")
     if public != f"http://{host}:{port}":
         say(f"open {public} on the board's screen: the join links and QR codes point there")
-    sys.setswitchinterval(SWITCH_SECONDS)
-    uvicorn.run(app, host=host, port=port, **UVICORN_OPTIONS)
+
+
+def _arguments(context: click.Context) -> list[str]:
+    """This command's options as given (with their defaults), to start its workers with."""
+    arguments: list[str] = []
+    for param in context.command.params:
+        value = context.params[param.name or ""]
+        if not isinstance(param, click.Option) or value is None or value is False:
+            continue
+        arguments.append(param.opts[0])
+        if not param.is_flag:
+            arguments.append(str(value))
+    return arguments
+
+
+def _supervise(workers: int, host: str, port: int, url: str, arguments: list[str]) -> None:
+    """Migrate the store once, then run ``workers`` copies of this command, worker K on
+    PORT+K (korapsyon.server.workers)."""
+    from ..server.workers import WorkerFailed, supervise
+    from ..store.sql import SqlStore
+
+    if port == 0 or port + workers - 1 > 65535:
+        raise click.UsageError("--workers needs a fixed --port with room for PORT+1, ...")
+    store = SqlStore(url)
+    store.migrate()
     store.close()
+    _announce(f"http://{reachable_address(host)}:{port}", host, port, url)
+    say(f"{workers} workers on ports {port}-{port + workers - 1}; each owns some of the rooms")
+    command = [sys.executable, "-m", "korapsyon", "serve", *arguments]
+    try:
+        supervise([[*command, "--worker", str(k)] for k in range(workers)], log=say)
+    except WorkerFailed as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 SWITCH_SECONDS = 0.0005

@@ -79,9 +79,10 @@ class Health(msgspec.Struct):
     rooms: int
 
 
-class ErrorDetail(msgspec.Struct):
+class ErrorDetail(msgspec.Struct, omit_defaults=True):
     code: str
     message: str
+    url: str | None = None  # ``elsewhere``: this request's URL at the room's own worker
 
 
 class ErrorBody(msgspec.Struct):
@@ -103,14 +104,14 @@ class Operation:
     body: type | None = None
     status: int = 200
     answer: Any = None
-    errors: tuple[int, ...] = (400, 404, 409)
+    errors: tuple[int, ...] = (400, 404, 409, 421)
 
 
 OPERATIONS: tuple[Operation, ...] = (
     Operation("POST", "/api/rooms", "create", "Create a room", body=CreateRoom, status=201,
               answer=RoomCreated, errors=(400,)),
     Operation("GET", "/api/rooms/{code}", "show", "A room's seats, settings and status",
-              answer=RoomInfo, errors=(404,)),
+              answer=RoomInfo, errors=(404, 421)),
     Operation("POST", "/api/rooms/{code}/seats", "join", "Take a seat", body=Join, status=201,
               answer=SeatTicket),
     Operation("DELETE", "/api/rooms/{code}/seats/{seat}", "remove_seat", "Host: remove a seat",
@@ -141,6 +142,7 @@ REASONS = {
     404: "no such room, seat or record",
     405: "method not allowed",
     409: "not in this state (the game has started, the name is taken, the room is full)",
+    421: "another worker serves this room: ask at error.url (also in Location)",
 }
 PARAMETERS = {
     "code": {"type": "string", "minLength": 1, "maxLength": 16, "description": "room code"},

@@ -32,9 +32,10 @@ from . import protocol as p
 from .addresses import AddressLimits, address_of
 from .api import OPERATIONS, AddBot, CreateRoom, Health, Join, RoomCreated, SeatTicket, openapi
 from .connection import Connection, Limits
-from .room import Hub, LobbyError, Room, check_name, check_settings
+from .room import Elsewhere, Hub, LobbyError, Room, check_name, check_settings
 from .session import StoreUnavailable
 from .settings import RoomSettings
+from .shards import Shards
 from .web import web_routes
 
 HELLO_SECONDS = 10.0
@@ -49,6 +50,13 @@ def _error(
 ) -> JSONResponse:
     body = {"error": {"code": code, "message": message}}
     return JSONResponse(body, status_code=status, headers=headers)
+
+
+def _elsewhere(request: Request, exc: Elsewhere) -> JSONResponse:
+    """421: the room is another worker's; ``url`` (and Location) is this request there."""
+    there = exc.url + request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    body = {"error": {"code": exc.code, "message": exc.message, "url": there}}
+    return JSONResponse(body, status_code=exc.status, headers={"location": there})
 
 
 def _json(value: Any, status: int = 200) -> Response:
@@ -87,11 +95,13 @@ def build_app(
     limits: Limits | None = None,
     trace: bool = False,
     evict_after: float | None = None,
+    shards: Shards | None = None,
 ) -> Server:
     """The application, over ``store`` (migrated, and restored at start-up). ``trace``
     (benchmarks) makes acks and updates say which actions they include; a room not in
-    play leaves memory ``evict_after`` seconds after its last use (IDLE_SECONDS)."""
-    hub = Hub(store, base_url, trace=trace)
+    play leaves memory ``evict_after`` seconds after its last use (IDLE_SECONDS).
+    ``shards``: this process is one of several workers, each owning some rooms."""
+    hub = Hub(store, base_url, trace=trace, shards=shards)
     limits = limits or Limits()
     addresses = AddressLimits(limits)
 
@@ -113,6 +123,8 @@ def build_app(
         async def endpoint(request: Request) -> Response:
             try:
                 return await handler(request)  # type: ignore[no-any-return]
+            except Elsewhere as exc:
+                return _elsewhere(request, exc)
             except LobbyError as exc:
                 return _error(exc.status, exc.code, exc.message)
             except StoreError as exc:
@@ -230,7 +242,7 @@ def build_app(
         for op in OPERATIONS
     ]
     app = Starlette(
-        routes=[*routes, *web_routes()],
+        routes=[*routes, *web_routes(hub.shards)],
         lifespan=lifespan,
         exception_handlers={HTTPException: _http_error, Exception: _crash},  # type: ignore[dict-item]
     )

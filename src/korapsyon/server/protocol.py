@@ -144,8 +144,9 @@ class Cover(_Message, frozen=True, tag="cover"):
 
 class Error(_Message, frozen=True, tag="error"):
     """Refused, and nothing changed. ``code`` is stable (``malformed``, ``not_your_seat``,
-    ``rate_limited``, ``muted``, a rule's code such as ``consecutive_protect``...);
-    ``message`` says why, naming the rule id where a rule refused it."""
+    ``rate_limited``, ``muted``, ``elsewhere`` (another worker serves the room), a rule's
+    code such as ``consecutive_protect``...); ``message`` says why, naming the rule id where
+    a rule refused it."""
 
     id: int | None
     code: str
@@ -277,6 +278,15 @@ def document() -> str:
         "",
         "The host authenticates with `Authorization: Bearer <host token>`. Errors are",
         '`{"error": {"code": "...", "message": "..."}}` with a 4xx status; nothing changes.',
+        "",
+        "A server run with several workers (`korapsyon serve --workers N`) serves each room",
+        "from the worker that owns it, on that worker's own address: the `join_url` of a new",
+        "room (created at any worker) is there. A worker asked about another's room answers",
+        '421 with `{"error": {"code": "elsewhere", "message": "...", "url": "..."}}` (the',
+        "same request's URL at the owner, also in `Location`) and changes nothing; a page",
+        "with `?room=` redirects there (307), and a `hello` there is refused with the error",
+        "`elsewhere`, whose message names the owner's address. A finished game's record can",
+        "be downloaded from any worker.",
         "",
         "## Messages",
         "",

@@ -29,6 +29,7 @@ from .connection import Connection, Outbox
 from .protocol import Lobby
 from .session import GameSession
 from .settings import RoomSettings
+from .shards import Shards
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: codes are read aloud and typed
 CODE_LENGTH = 5
@@ -47,6 +48,14 @@ class LobbyError(ValueError):
         self.code = code
         self.message = message
         self.status = status
+
+
+class Elsewhere(LobbyError):
+    """The room belongs to another worker of the server (``url``, its base URL): ask there."""
+
+    def __init__(self, code: str, url: str) -> None:
+        super().__init__("elsewhere", f"room {code} is served by {url}: ask there", 421)
+        self.url = url
 
 
 def token() -> str:
@@ -313,7 +322,7 @@ class Room:
         return RoomInfo(
             code=self.code,
             status=self.status,  # type: ignore[arg-type]
-            join_url=f"{self.hub.base_url}/?room={self.code}",
+            join_url=f"{self.hub.shards.url_of(self.code)}/?room={self.code}",
             seats=[
                 SeatInfo(i, s.name, s.bot, s.bot is not None or s.name in connected)
                 for i, s in enumerate(self.seats)
@@ -331,14 +340,25 @@ class Room:
 class Hub:
     """Every room of the server."""
 
-    def __init__(self, store: SqlStore, base_url: str = "", *, trace: bool = False) -> None:
+    def __init__(
+        self,
+        store: SqlStore,
+        base_url: str = "",
+        *,
+        trace: bool = False,
+        shards: Shards | None = None,
+    ) -> None:
         self.store = store
-        self.base_url = base_url.rstrip("/")
+        self.shards = shards or Shards.single(base_url)  # the workers, if more than one
+        self.base_url = self.shards.base_url
         self.trace = trace  # benchmarks: acks and updates say which actions they include
         self.rooms: dict[str, Room] = {}
 
     def create_room(self, settings: RoomSettings) -> tuple[Room, str, str | None]:
-        """A new room: (room, host token, moderator token if a human moderates)."""
+        """A new room: (room, host token, moderator token if a human moderates). Its random
+        code picks the worker that owns it; a room another worker owns is only written to
+        the store (that worker reads it from there when it is first asked for), so this
+        worker must not use it beyond the request that creates it."""
         code = self._new_code()
         host = token()
         moderator = token() if settings.moderator == "human" else None
@@ -350,7 +370,8 @@ class Hub:
             moderator_token=moderator and digest(moderator),
             created_at=time.time(),
         )
-        self.rooms[code] = room
+        if self.shards.owns(code):
+            self.rooms[code] = room
         room.last_write = self.store.create_room(
             RoomRow(
                 code,
@@ -374,6 +395,8 @@ class Hub:
         off the event loop: a slow or unreachable database holds up only this request)."""
         code = code.upper()
         room = self.rooms.get(code)
+        if room is None and _is_code(code) and not self.shards.owns(code):
+            raise Elsewhere(code, self.shards.url_of(code))
         if room is None and _is_code(code):
             row = await asyncio.to_thread(self.store.load_room, code)
             room = self.rooms.get(code)  # another request may have rebuilt it meanwhile
@@ -385,8 +408,8 @@ class Hub:
         return room
 
     def restore(self) -> int:
-        """Rebuild every unfinished room from the store; returns how many."""
-        rows = self.store.load_rooms()
+        """Rebuild every unfinished room this worker owns from the store; returns how many."""
+        rows = [row for row in self.store.load_rooms() if self.shards.owns(row.code)]
         for row in rows:
             self._rebuild(row)
         return len(rows)

@@ -11,10 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Message, Receive, Scope, Send
+
+from .shards import Shards
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
@@ -36,10 +38,14 @@ SECURITY_HEADERS = {
 }
 
 
-def _page(url: str, filename: str) -> Route:
+def _page(url: str, filename: str, shards: Shards) -> Route:
     path = WEB_DIR / filename
 
     async def page(request: Request) -> Response:
+        code = request.query_params.get("room", "")
+        if code and not shards.owns(code):  # another worker's room: its pages are there
+            there = f"{shards.url_of(code)}{request.url.path}?{request.url.query}"
+            return RedirectResponse(there, status_code=307, headers=SECURITY_HEADERS)
         return FileResponse(path, media_type="text/html", headers=SECURITY_HEADERS)
 
     return Route(url, page, methods=["GET", "HEAD"])
@@ -59,8 +65,9 @@ class _Assets(StaticFiles):
         await super().__call__(scope, receive, send_secured)
 
 
-def web_routes() -> list[BaseRoute]:
-    """The pages and ``/static`` (the client's assets)."""
-    routes: list[BaseRoute] = [_page(url, filename) for url, filename in PAGES.items()]
+def web_routes(shards: Shards) -> list[BaseRoute]:
+    """The pages and ``/static`` (the client's assets). A page for another worker's room
+    (``?room=CODE``) redirects there, where its tokens and WebSocket belong."""
+    routes: list[BaseRoute] = [_page(url, filename, shards) for url, filename in PAGES.items()]
     routes.append(Mount("/static", app=_Assets(directory=WEB_DIR), name="static"))
     return routes
