@@ -3,11 +3,16 @@
  * without a human moderator, R-71) or join one by its code. `/?room=CODE` (the join
  * link and the QR code) arrives with the code filled in. Tokens are kept for the room
  * (docs/CLIENT.md) and the page moves on to the phone, the board or the grimoire.
+ *
+ * With several workers, a room lives on its own worker's origin, where its tokens must be
+ * kept: a room created here but served there is entered with its tokens handed over in
+ * the URL fragment (`handOver`), and a room joined here but served there is joined on
+ * that worker's lobby, the name typed handed over as `#join=NAME`.
  */
 
 import { byId, roomFromUrl } from './dom.js';
 import { t } from './i18n.js';
-import { api, loadTokens, saveTokens } from './net.js';
+import { api, handOver, loadTokens, saveTokens, takeFragment } from './net.js';
 import { showError, startPage } from './shell.js';
 
 const NAME_KEY = 'korapsyon:name';
@@ -31,17 +36,40 @@ async function create(withSeat) {
   if (name) body.name = name;
   try {
     const created = await api('POST', '/api/rooms', body);
-    saveTokens(created.code, {
+    const tokens = {
       host_token: created.host_token,
       moderator_token: created.moderator_token,
       token: created.seat ? created.seat.token : null,
       name: created.seat ? created.seat.name : null,
-    });
+    };
     const page = withSeat ? 'play' : human ? 'moderator' : 'board';
-    location.assign(`/${page}?room=${created.code}`);
+    const path = `/${page}?room=${created.code}`;
+    const owner = await servedElsewhere(created.code, created.join_url);
+    if (owner) {
+      location.assign(handOver(`${owner}${path}`, tokens)); // kept there, not here
+      return;
+    }
+    saveTokens(created.code, tokens);
+    location.assign(path);
   } catch (exc) {
     showError(exc.message);
   }
+}
+
+/**
+ * The origin of the worker that serves the new room `code` if not this page's, else null.
+ * Only when its `joinUrl` names another origin is this worker asked (`elsewhere` names
+ * the owner): a single server behind a proxy, or listening on every interface, also names
+ * an address other than the page's, and then the room is here.
+ */
+async function servedElsewhere(code, joinUrl) {
+  if (new URL(joinUrl, location.href).origin === location.origin) return null;
+  try {
+    await api('GET', `/api/rooms/${code}`);
+  } catch (exc) {
+    if (exc.code === 'elsewhere' && exc.url) return new URL(exc.url).origin;
+  }
+  return null;
 }
 
 async function join() {
@@ -62,9 +90,16 @@ async function join() {
     saveTokens(code, { token: seat.token, name: seat.name });
     location.assign(`/play?room=${code}`);
   } catch (exc) {
-    if (exc.code === 'started') showError(t('lobby.started', { code }));
+    if (exc.code === 'elsewhere' && exc.url && new URL(exc.url).origin !== location.origin) {
+      joinThere(new URL(exc.url).origin, code, name);
+    } else if (exc.code === 'started') showError(t('lobby.started', { code }));
     else showError(exc.message);
   }
+}
+
+/** Join room `code` on the lobby of the worker at `origin` (it serves the room), as `name`. */
+function joinThere(origin, code, name) {
+  location.assign(`${origin}/?room=${encodeURIComponent(code)}#join=${encodeURIComponent(name)}`);
 }
 
 function spectate() {
@@ -82,6 +117,7 @@ async function main() {
     byId('join-section').classList.add('highlight');
     byId('name-input').focus();
   }
+  const handed = takeFragment('join'); // a name typed on another worker's lobby (joinThere)
   byId('create-room').addEventListener('click', () => create(true));
   byId('create-room-board').addEventListener('click', () => create(false));
   byId('join-section').addEventListener('submit', (event) => {
@@ -89,6 +125,10 @@ async function main() {
     join();
   });
   byId('spectate').addEventListener('click', spectate);
+  if (code && handed) {
+    byId('name-input').value = handed;
+    join();
+  }
 }
 
 main();

@@ -2,6 +2,10 @@
  * Talking to the server: the lobby's HTTP API, the tokens kept in `localStorage`, and
  * the game's WebSocket (docs/PROTOCOL.md) with reconnection.
  *
+ * With several workers (`korapsyon serve --workers N`) a room is served from its own
+ * worker's origin, and its tokens are kept there: a page that got them from another worker
+ * hands them over in the URL fragment (`handOver`, `receiveTokens`).
+ *
  * A `Link` says `hello` on every (re)connection, so a reload or a lost network comes
  * back to the same seat. `act`, `chat` and `timer` return promises settled by the
  * server's `ack` or `error` with the same id. `serverNow()` is the server's clock,
@@ -26,11 +30,57 @@ export function saveTokens(code, patch) {
   localStorage.setItem(`korapsyon:${code}`, JSON.stringify({ ...loadTokens(code), ...patch }));
 }
 
-/** An HTTP error from the lobby API, with the server's code and message. */
+/** The tokens' fields (what a hand-off may carry). */
+const TOKEN_FIELDS = ['token', 'host_token', 'moderator_token', 'name'];
+
+/**
+ * The value of `key` in this page's URL fragment (`#key=value&...`), or null; when there
+ * is one, the fragment is taken out of the URL (and so out of the history and of any link
+ * copied from the address bar).
+ */
+export function takeFragment(key) {
+  const value = new URLSearchParams(location.hash.slice(1)).get(key);
+  if (value !== null) history.replaceState(history.state, '', location.pathname + location.search);
+  return value;
+}
+
+/**
+ * `url` (a page of the worker that serves a room, `?room=CODE`) carrying `tokens` for it
+ * to keep (`receiveTokens`): `localStorage` is per origin, and a URL's fragment never
+ * reaches a server (docs/CLIENT.md).
+ */
+export function handOver(url, tokens) {
+  return `${url}#tokens=${encodeURIComponent(JSON.stringify(tokens))}`;
+}
+
+/**
+ * Keep the tokens handed over in this page's fragment (`handOver`) for its room `code`,
+ * a room new to this browser: tokens it already keeps for the room are never replaced
+ * (a link cannot take a seat away).
+ */
+export function receiveTokens(code) {
+  const handed = takeFragment('tokens');
+  const kept = code ? loadTokens(code) : {};
+  if (handed === null || !code || TOKEN_FIELDS.some((key) => kept[key])) return;
+  let tokens;
+  try {
+    tokens = JSON.parse(handed);
+  } catch {
+    return;
+  }
+  const fields = TOKEN_FIELDS.filter((key) => typeof tokens?.[key] === 'string');
+  if (fields.length) saveTokens(code, Object.fromEntries(fields.map((key) => [key, tokens[key]])));
+}
+
+/**
+ * An HTTP error from the lobby API, with the server's code and message (and, for
+ * `elsewhere`, `url`: the same request at the worker that serves the room).
+ */
 class ApiError extends Error {
-  constructor(code, message) {
+  constructor(code, message, url = null) {
     super(message);
     this.code = code;
+    this.url = url;
   }
 }
 
@@ -52,13 +102,14 @@ export async function api(method, path, body, hostToken) {
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     const error = data.error || {};
-    throw new ApiError(error.code || String(response.status), error.message || response.statusText);
+    const code = error.code || String(response.status);
+    throw new ApiError(code, error.message || response.statusText, error.url);
   }
   return data;
 }
 
 /** Errors after which reconnecting cannot help: the hello itself is refused. */
-const FATAL = new Set(['bad_token', 'no_room', 'bad_hello', 'protocol', 'no_spectators']);
+const FATAL = new Set(['bad_token', 'no_room', 'bad_hello', 'protocol', 'no_spectators', 'elsewhere']);
 
 const PING_SECONDS = 20;
 

@@ -9,7 +9,7 @@
 
 import { byId, h, roomFromUrl } from './dom.js';
 import { LANGUAGES, bindLanguageSelect, loadLanguage, t, translateStatic } from './i18n.js';
-import { Link, saveTokens } from './net.js';
+import { Link, receiveTokens, saveTokens } from './net.js';
 
 let errorTimer = null;
 
@@ -32,11 +32,13 @@ export function clearError() {
 }
 
 /**
- * Load the catalog, draw the page's top bar (title, language picker, connection light,
- * error line) into its `<header>`, and translate the static text.
+ * Keep the tokens another worker handed over for the page's room (`receiveTokens`), load
+ * the catalog, draw the page's top bar (title, language picker, connection light, error
+ * line) into its `<header>`, and translate the static text.
  * `redraw()` runs after the language changes.
  */
 export async function startPage(kind, redraw) {
+  receiveTokens(roomFromUrl());
   await loadLanguage(kind === 'lobby' ? 'play' : kind);
   const select = h(
     'select',
