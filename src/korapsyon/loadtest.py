@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import os
 import random
 import resource
@@ -85,18 +86,30 @@ WINDOWS = 6
 
 @dataclass
 class Window:
-    """One stretch of a run: its throughput, latency tail and the server's CPU."""
+    """One stretch of a run: its throughput, latency tail and both sides' CPU."""
 
     start: float  # seconds into the measurement
     end: float
     actions_per_second: float
     p99_ms: float
     server_cpu: float  # share of one core
+    client_cpu: float = float("nan")  # the load generator's, the same way
 
 
 def _nearest(samples: list[tuple[float, float]], at: float) -> tuple[float, float]:
     """The sample (seconds into the measurement, value) taken nearest to ``at``."""
     return min(samples, key=lambda sample: abs(sample[0] - at))
+
+
+def _share(samples: list[tuple[float, float]], start: float, end: float) -> float:
+    """The share of a core used between two moments, from (time, CPU seconds so far)
+    samples (the nearest ones)."""
+    if len(samples) < 2:
+        return float("nan")
+    first, last = _nearest(samples, start), _nearest(samples, end)
+    if last[0] <= first[0]:
+        return float("nan")
+    return (last[1] - first[1]) / (last[0] - first[0])
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -125,6 +138,7 @@ class LoadResult:
     sent_at: list[float] = field(default_factory=list)  # each latency's send, seconds in
     # (seconds into the measurement, the server's CPU seconds so far), as memory is sampled
     cpu_samples: list[tuple[float, float]] = field(default_factory=list)
+    client_cpu_samples: list[tuple[float, float]] = field(default_factory=list)  # the same
     workers: int = 1  # the server's processes (``serve --workers``): CPU and memory add up
 
     @property
@@ -166,23 +180,17 @@ class LoadResult:
         windows = []
         for index, part in enumerate(latencies):
             start, end = index * width, (index + 1) * width
-            cpu = self._cpu_share(start, end)
-            windows.append(Window(start, end, len(part) / width, _percentile(part, 99), cpu))
+            cpu = _share(self.cpu_samples, start, end)
+            client = _share(self.client_cpu_samples, start, end)
+            rate = len(part) / width
+            windows.append(Window(start, end, rate, _percentile(part, 99), cpu, client))
         return windows
-
-    def _cpu_share(self, start: float, end: float) -> float:
-        """The server's share of a core between two moments (the nearest CPU samples)."""
-        if len(self.cpu_samples) < 2:
-            return float("nan")
-        first, last = _nearest(self.cpu_samples, start), _nearest(self.cpu_samples, end)
-        if last[0] <= first[0]:
-            return float("nan")
-        return (last[1] - first[1]) / (last[0] - first[0])
 
     def report(self) -> str:
         by_window = [
             f"  {w.start:4.0f}-{w.end:<4.0f} s  {w.actions_per_second:7,.0f} actions/s  "
-            f"p99 {w.p99_ms:6.1f} ms  server {w.server_cpu:4.0%}"
+            f"p99 {w.p99_ms:6.1f} ms  server {w.server_cpu:4.0%}  load generator "
+            f"{w.client_cpu:4.0%}"
             for w in self.windows()
         ]
         return "\n".join(
@@ -223,7 +231,9 @@ class _Stats:
     measuring: bool = False
     stop: bool = False
     sent: dict[tuple[int, int], float] = field(default_factory=dict)  # (client, id) -> time
-    acks: list[tuple[_Room, int, float, float]] = field(default_factory=list)
+    # (the room's pushes, push seq, sent, acked): the pushes only, not the room, so that a
+    # replaced room's clients are freed during the run
+    acks: list[tuple[dict[int, float], int, float, float]] = field(default_factory=list)
     errors: int = 0
     frames: int = 0
     frame_bytes: int = 0
@@ -430,7 +440,7 @@ class _Client(asyncio.Protocol):
         self.waiting = False
         sent = stats.sent.pop((self.index, ident or 0), None)
         if sent is not None and stats.measuring:
-            stats.acks.append((self.room, -1 if pushed is None else pushed, sent, now))
+            stats.acks.append((self.room.pushes, -1 if pushed is None else pushed, sent, now))
 
     def consider(self) -> None:
         """After the think time, act if there is something to do."""
@@ -485,12 +495,14 @@ async def run(
     clients: list[_Client] = []
     http = httpx.AsyncClient(base_url=url, timeout=60, limits=httpx.Limits(max_connections=50))
 
+    numbers = itertools.count(1)  # each client's, for its actions' keys in stats.sent
+
     async def connect(room: _Room) -> None:
         hellos = [{"token": t} for t in room.tokens.values()] + [{"host_token": room.host}]
         ws_url = room.url.replace("http://", "ws://") + "/ws"
         host, _, port = room.url.removeprefix("http://").partition(":")
         for hello in hellos:
-            index = len(clients) + 1
+            index = next(numbers)
             client = _Client(ws_url, room, hello, index, stats, think, random.Random(rng.random()))
             await loop.create_connection(_factory(client), host, int(port))
             clients.append(client)
@@ -513,6 +525,7 @@ async def run(
     server = _server_processes(server_pid) if server_pid else []
     for room in made:
         await _start_room(http, room)
+    made.clear()
     setup = time.perf_counter() - began
     for client in clients:
         client.live = True
@@ -523,6 +536,9 @@ async def run(
     async def replace(old: _Room) -> None:
         for client in old.clients:
             client.close()
+        gone = set(old.clients)  # let them go (the room and its clients refer to each other,
+        clients[:] = [c for c in clients if c not in gone]  # and no full collections run)
+        old.clients.clear()
         for attempt in range(3):
             try:
                 room = await _new_room(http, players)
@@ -551,12 +567,13 @@ async def run(
     stats.measuring = True
     started = time.perf_counter()
     samples = [(0.0, memory_start)]
-    cpu_samples = [(0.0, cpu_start[0])]
+    cpu_samples, client_samples = [(0.0, cpu_start[0])], [(0.0, cpu_start[1])]
     every = max(1.0, seconds / 60)
     while (left := seconds - (time.perf_counter() - started)) > 0:
         await asyncio.sleep(min(every, left))
         samples.append((time.perf_counter() - started, _rss(server)))
         cpu_samples.append((samples[-1][0], _cpu(server)))
+        client_samples.append((samples[-1][0], _cpu(me)))
     stats.measuring = False
     elapsed = time.perf_counter() - started
     server_cpu = (_cpu(server) - cpu_start[0]) / elapsed
@@ -572,8 +589,8 @@ async def run(
     young.cancel()
     release_full_collections(saved)
     latencies, sent_at = [], []
-    for room, pushed, sent, acked in stats.acks:
-        seen = room.pushes.get(pushed, acked)
+    for pushes, pushed, sent, acked in stats.acks:
+        seen = pushes.get(pushed, acked)
         latencies.append((max(seen, acked) - sent) * 1000)
         sent_at.append(sent - started)
     return LoadResult(
@@ -593,6 +610,7 @@ async def run(
         frame_bytes=stats.frame_bytes,
         sent_at=sent_at,
         cpu_samples=cpu_samples,
+        client_cpu_samples=client_samples,
         workers=max(1, len(server) - 1),
     )
 
@@ -643,6 +661,7 @@ def summary(result: LoadResult) -> dict[str, Any]:
                 "actions_per_second": round(w.actions_per_second, 1),
                 "p99_ms": round(w.p99_ms, 2),
                 "server_cpu": round(w.server_cpu, 3),
+                "load_generator_cpu": round(w.client_cpu, 3),
             }
             for w in result.windows()
         ],

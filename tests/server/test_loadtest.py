@@ -60,11 +60,13 @@ def test_the_run_in_stretches_shows_a_tail_that_grows_as_it_goes() -> None:
         latencies_ms=latencies, memory_samples=[(0.0, 100.0), (60.0, 100.0)],
         finished_games=0, setup_seconds=1.0, sent_at=sent_at,
         cpu_samples=[(float(t), 0.5 * t if t <= 30 else 15 + 0.9 * (t - 30)) for t in range(61)],
+        client_cpu_samples=[(float(t), 0.4 * t) for t in range(61)],
     )  # fmt: skip
     windows = result.windows(parts=3)
     assert [(w.start, w.end) for w in windows] == [(0, 20), (20, 40), (40, 60)]
     assert [w.actions_per_second for w in windows] == [100, 100, 100]
     assert [w.p99_ms for w in windows] == [5.0, 80.0, 80.0]
     assert [round(w.server_cpu, 2) for w in windows] == [0.5, 0.7, 0.9]
+    assert [round(w.client_cpu, 2) for w in windows] == [0.4, 0.4, 0.4]  # the generator kept up
     assert result.percentile(99) == 80.0  # the whole run's figure hides when it went wrong
     assert "over the run:" in result.report()
