@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import msgspec
@@ -372,8 +372,7 @@ class _Client(asyncio.Protocol):
 
     # -------------------------------------------------------- asyncio.Protocol
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        self.transport = cast(asyncio.Transport, transport)  # (uvloop's is not a subclass)
         self.protocol.send_request(self.protocol.connect())
         self._flush()
 
