@@ -289,7 +289,8 @@ def spawned_server(db: str | None = None, workers: int = 1) -> Any:
             for worker in range(workers):
                 while True:
                     try:
-                        httpx.get(f"http://127.0.0.1:{port + worker}/healthz", timeout=1)
+                        health = f"http://127.0.0.1:{port + worker}/healthz"
+                        httpx.get(health, timeout=1).raise_for_status()
                         break
                     except httpx.HTTPError:
                         if time.monotonic() > deadline or process.poll() is not None:
@@ -624,15 +625,23 @@ def _rss(processes: list[psutil.Process]) -> float:
     """The processes' resident memory in MB, added up."""
     if not processes:
         return float("nan")
-    return sum(p.memory_info().rss for p in processes) / 2**20
+    return float(sum(_alive(p, lambda p: p.memory_info().rss) for p in processes)) / 2**20
 
 
 def _cpu(processes: list[psutil.Process], *, kernel: bool = False) -> float:
     """CPU seconds (user and system, or only system) the processes have used so far."""
     if not processes:
         return float("nan")
-    times = [p.cpu_times() for p in processes]
-    return sum(t.system if kernel else t.user + t.system for t in times)
+    times = [_alive(p, lambda p: p.cpu_times()) for p in processes]
+    return float(sum(t.system if kernel else t.user + t.system for t in times if t))
+
+
+def _alive(process: psutil.Process, read: Callable[[psutil.Process], Any]) -> Any:
+    """A figure of a process, or 0 if it has gone (a worker that died mid-run)."""
+    try:
+        return read(process)
+    except psutil.NoSuchProcess:
+        return 0
 
 
 def summary(result: LoadResult) -> dict[str, Any]:

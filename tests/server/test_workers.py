@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import httpx
 import psutil
@@ -49,14 +52,14 @@ def workers(db_url: str) -> Iterator[Workers]:
         yield Workers((url, f"http://127.0.0.1:{port + 1}"), pid)
 
 
-def _rooms_on_each_worker(workers: Workers) -> dict[int, dict[str, str]]:
-    """Rooms created at worker 0 until each worker owns one: worker -> the creation."""
-    owned: dict[int, dict[str, str]] = {}
+def _rooms_on_each_worker(workers: Workers) -> dict[int, list[dict[str, str]]]:
+    """Rooms created at worker 0 until each worker owns one: worker -> its creations."""
+    owned: dict[int, list[dict[str, str]]] = {}
     with httpx.Client(base_url=workers.urls[0], timeout=10) as http:
         for _ in range(40):
             created = http.post("/api/rooms", json={"settings": {"timers": False}}).json()
             owner = workers.urls.index(created["join_url"].partition("/?")[0])
-            owned.setdefault(owner, created)
+            owned.setdefault(owner, []).append(created)
             if len(owned) == 2:
                 return owned
     raise AssertionError("40 new rooms all went to one worker")
@@ -80,7 +83,8 @@ def test_the_owner_of_a_room_is_its_code_hash() -> None:
     assert set(owners) == {0, 1, 2}  # spread over every worker
     assert all(owners.count(k) > 50 for k in range(3))
     assert [shards.owner(code.lower()) for code in codes] == owners  # codes are case-blind
-    assert all(shards.owns(c) == (shards.owner(c) == 1) for c in codes)
+    each = [Shards(shards.urls, k) for k in range(3)]
+    assert all(sum(w.owns(c) for w in each) == 1 for c in codes)  # one owner, always
     assert all(Shards.single("http://x/").owns(code) for code in codes)
     assert Shards.single("http://x/").url_of("ABCDE") == "http://x"
 
@@ -89,9 +93,20 @@ def test_each_room_is_served_by_its_own_worker_and_the_other_says_where(
     workers: Workers,
 ) -> None:
     owned = _rooms_on_each_worker(workers)
-    code = owned[1]["code"]
+    code = owned[1][0]["code"]
     there = workers.urls[1]
     with httpx.Client(timeout=10) as http:
+        # worker 0 created them all but holds only its own
+        assert http.get(f"{workers.urls[0]}/healthz").json()["rooms"] == len(owned[0])
+        assert http.get(f"{there}/healthz").json()["rooms"] == 0  # not read from the store yet
+        # a room created with the host's seat at a worker that does not own it
+        for _ in range(40):
+            answer = http.post(f"{workers.urls[0]}/api/rooms", json={"name": "Host"}).json()
+            if answer["join_url"].startswith(there):
+                break
+        info = http.get(f"{there}/api/rooms/{answer['code']}").json()
+        assert [seat["name"] for seat in info["seats"]] == ["Host"]
+        assert answer["seat"]["name"] == "Host" and answer["seat"]["token"]
         # the API: 421 names the owner, with this very request's address there
         answer = http.post(f"{workers.urls[0]}/api/rooms/{code}/seats", json={"name": "Ana"})
         assert answer.status_code == 421
@@ -109,7 +124,7 @@ def test_each_room_is_served_by_its_own_worker_and_the_other_says_where(
         assert page.headers["location"] == f"{there}/play?room={code}&spectate=1"
         assert http.get(page.headers["location"]).status_code == 200
         # a room of worker 0 is served there, not redirected
-        mine = owned[0]["code"]
+        mine = owned[0][0]["code"]
         assert http.get(f"{workers.urls[0]}/api/rooms/{mine}").status_code == 200
         assert http.get(f"{workers.urls[0]}/?room={mine}").status_code == 200
 
@@ -130,7 +145,8 @@ def test_games_on_both_workers_survive_one_killed_mid_game(workers: Workers) -> 
     names = table(9)
     rooms: dict[int, tuple[str, str, dict[str, str]]] = {}
     with httpx.Client(timeout=10) as http:
-        for owner, created in owned.items():
+        for owner, creations in owned.items():
+            created = creations[0]
             url, code = workers.urls[owner], created["code"]
             tokens = {}
             for name in names:
@@ -195,6 +211,35 @@ def test_a_worker_that_dies_while_starting_stops_them_all() -> None:
         [sys.executable, "-c", "import time; time.sleep(60)"],
         [sys.executable, "-c", "raise SystemExit(3)"],
     ]
+    before = {child.pid for child in psutil.Process().children()}
     with pytest.raises(WorkerFailed, match="worker 1 stopped while starting"):
         supervise(commands, log=lambda line: None)
-    assert psutil.Process().children() == []  # the healthy worker was stopped too
+    after = {child.pid for child in psutil.Process().children()}
+    assert after <= before  # the healthy worker was stopped too
+
+
+def test_a_worker_that_keeps_dying_after_its_first_run_is_restarted_after_pauses(
+    tmp_path: Path,
+) -> None:
+    """Once a worker has run, its deaths no longer stop the others: it is started again,
+    at once if it ran a while, after a pause that doubles while it dies right away."""
+    runs = tmp_path / "runs"
+    flaky = (
+        f"import pathlib, time; p = pathlib.Path({str(runs)!r}); "
+        "n = len(p.read_text()) if p.exists() else 0; p.write_text('x' * (n + 1)); "
+        f"time.sleep({STARTUP_SECONDS + 1} if n == 0 else 0)"
+    )
+    steady = "import time; time.sleep(60)"
+    commands = [[sys.executable, "-c", steady], [sys.executable, "-c", flaky]]
+    said: list[str] = []
+    stop = threading.Timer(STARTUP_SECONDS + 8, os.kill, (os.getpid(), signal.SIGTERM))
+    stop.start()
+    try:
+        supervise(commands, log=said.append)  # returns on SIGTERM: nothing raised
+    finally:
+        stop.cancel()  # (had it raised early, the SIGTERM must not reach pytest itself)
+    restarts = len(runs.read_text()) - 1
+    # the first death (after 11 s) restarts it at once, then pauses of 1, 2, 4 s: about
+    # four restarts in the last 8 s, where polling without pauses would make about forty
+    assert 2 <= restarts <= 8, restarts
+    assert said[:restarts] == ["worker 1 stopped (exit code 0); starting it again"] * restarts

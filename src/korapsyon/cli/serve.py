@@ -96,6 +96,9 @@ def database_url(db: str | None) -> str:
     "...): one per core. Clients are sent to a room's own worker.",
 )
 @click.option("--worker", default=None, hidden=True, type=int, help="Internal: be worker K.")
+@click.option(
+    "--advertise", default=None, hidden=True, help="Internal: the workers' address in links."
+)
 def serve(  # noqa: PLR0917
     host: str,
     port: int,
@@ -110,13 +113,14 @@ def serve(  # noqa: PLR0917
     evict_after: float,
     workers: int,
     worker: int | None,
+    advertise: str | None,
 ) -> None:
     """Run the Korapsyon server.
 
     Behind a reverse proxy on this machine, the proxy must pass each client's address in
     X-Forwarded-For: the per-address limits count addresses, and without it every client
     would be the proxy's 127.0.0.1. With several workers, each one's port must be reachable
-    (or proxied) as its own address: a room's pages, API and WebSocket are on its worker's.
+    by the clients: a room's pages, API and WebSocket are at its worker's address.
     """
     import uvicorn
 
@@ -125,6 +129,10 @@ def serve(  # noqa: PLR0917
     from ..store.sql import SqlStore
 
     url = database_url(db)
+    if worker is not None and not 0 <= worker < workers:
+        raise click.UsageError(f"--worker must be from 0 to {workers - 1}")
+    if workers > 1 and (url == "sqlite://" or ":memory:" in url):
+        raise click.UsageError("--workers needs a database they can share, not one in memory")
     if workers > 1 and worker is None:
         _supervise(workers, host, port, url, _arguments(click.get_current_context()))
         return
@@ -137,7 +145,7 @@ def serve(  # noqa: PLR0917
         body_bytes=limit_body,
         send_seconds=limit_send_seconds,
     )
-    address = reachable_address(host)
+    address = advertise or reachable_address(host)  # (workers: the supervisor's, for all)
     shards = Shards(tuple(f"http://{address}:{port + k}" for k in range(workers)), worker or 0)
     app = build_app(store, limits=limits, trace=trace, evict_after=evict_after, shards=shards)
     if worker is None:  # (workers: the supervisor has said it)
@@ -177,9 +185,10 @@ def _supervise(workers: int, host: str, port: int, url: str, arguments: list[str
     store = SqlStore(url)
     store.migrate()
     store.close()
-    _announce(f"http://{reachable_address(host)}:{port}", host, port, url)
+    address = reachable_address(host)
+    _announce(f"http://{address}:{port}", host, port, url)
     say(f"{workers} workers on ports {port}-{port + workers - 1}; each owns some of the rooms")
-    command = [sys.executable, "-m", "korapsyon", "serve", *arguments]
+    command = [sys.executable, "-m", "korapsyon", "serve", *arguments, "--advertise", address]
     try:
         supervise([[*command, "--worker", str(k)] for k in range(workers)], log=say)
     except WorkerFailed as exc:

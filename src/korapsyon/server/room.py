@@ -409,7 +409,7 @@ class Hub:
 
     def restore(self) -> int:
         """Rebuild every unfinished room this worker owns from the store; returns how many."""
-        rows = [row for row in self.store.load_rooms() if self.shards.owns(row.code)]
+        rows = self.store.load_rooms(owned=self.shards.owns)
         for row in rows:
             self._rebuild(row)
         return len(rows)

@@ -440,13 +440,19 @@ class SqlStore:
         self.writer.submit(lambda conn: None).result(timeout=30)
 
     # ------------------------------------------------------------ reads
-    def load_rooms(self, *, finished: bool = False) -> list[RoomRow]:
-        """Every room still in the lobby or playing (and finished ones if asked)."""
+    def load_rooms(
+        self, *, finished: bool = False, owned: Callable[[str], bool] | None = None
+    ) -> list[RoomRow]:
+        """Every room still in the lobby or playing (and finished ones if asked); only
+        those whose code is ``owned``, if given (a worker's share: the others' seats,
+        actions and chat are not read)."""
         with self._reading() as conn:
             query = select(schema.rooms)
             if not finished:
                 query = query.where(schema.rooms.c.status != "finished")
             rooms = [_room(row) for row in conn.execute(query)]
+            if owned is not None:
+                rooms = [room for room in rooms if owned(room.code)]
             for room in rooms:
                 self._fill(conn, room)
         return rooms
