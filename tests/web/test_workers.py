@@ -40,6 +40,12 @@ def _seats(tab: Tab, *names: str) -> None:
         expect(items.nth(index)).to_have_attribute("data-name", name)
 
 
+def _seats_at(url: str, code: str) -> list[str]:
+    """The names seated in room ``code``, from its worker's API."""
+    room = httpx.get(f"{url}/api/rooms/{code}", timeout=10).raise_for_status().json()
+    return [seat["name"] for seat in room["seats"]]
+
+
 def _create_on_each_worker(host: Tab, urls: tuple[str, str]) -> str:
     """The host creates rooms with a seat on worker 0's lobby until one room was worker 0's
     (the page stays there) and then one is worker 1's (the page moves there, and stays on
@@ -90,6 +96,12 @@ def test_rooms_of_another_worker_are_created_and_joined_there(
         player.el("room-code-input").fill(code)
         player.el("name-input").fill("Bea")
         player.el("join-room").click()
+        # the room's own lobby, the name filled in; the seat is taken with one more click
+        expect(player.page).to_have_url(f"{workers[1]}/?room={code}")  # the fragment gone
+        expect(player.el("name-input")).to_have_value("Bea")
+        expect(player.el("room-code-input")).to_have_value(code)
+        assert _seats_at(workers[1], code) == ["Ana"]  # not joined by the link alone
+        player.el("join-room").click()
         player.page.wait_for_url(f"{workers[1]}/play?room={code}")
         expect(player.el("connection")).to_have_attribute("data-state", "open")
         _seats(player, "Ana", "Bea")
@@ -100,8 +112,7 @@ def test_rooms_of_another_worker_are_created_and_joined_there(
         expect(spectator.page).to_have_url(f"{workers[1]}/play?room={code}&spectate=1")
         _seats(spectator, "Ana", "Bea")
 
-        room = httpx.get(f"{workers[1]}/api/rooms/{code}", timeout=10).raise_for_status().json()
-        assert [seat["name"] for seat in room["seats"]] == ["Ana", "Bea"]
+        assert _seats_at(workers[1], code) == ["Ana", "Bea"]
         tabs.assert_clean()
     finally:
         tabs.close()

@@ -7,7 +7,8 @@
  * With several workers, a room lives on its own worker's origin, where its tokens must be
  * kept: a room created here but served there is entered with its tokens handed over in
  * the URL fragment (`handOver`), and a room joined here but served there is joined on
- * that worker's lobby, the name typed handed over as `#join=NAME`.
+ * that worker's lobby, the name typed handed over as `#join=NAME` (filled in there; the
+ * user joins with one more click).
  */
 
 import { byId, roomFromUrl } from './dom.js';
@@ -66,10 +67,11 @@ async function servedElsewhere(code, joinUrl) {
   if (new URL(joinUrl, location.href).origin === location.origin) return null;
   try {
     await api('GET', `/api/rooms/${code}`);
+    return null; // served here
   } catch (exc) {
     if (exc.code === 'elsewhere' && exc.url) return new URL(exc.url).origin;
+    throw exc; // not known where: say so rather than keep the tokens where they may not work
   }
-  return null;
 }
 
 async function join() {
@@ -126,8 +128,10 @@ async function main() {
   });
   byId('spectate').addEventListener('click', spectate);
   if (code && handed) {
+    // the name typed on another worker's lobby: filled in, but joining stays the user's
+    // click (a link from anywhere must not take a seat in this browser's name)
     byId('name-input').value = handed;
-    join();
+    byId('join-room').focus();
   }
 }
 
