@@ -284,22 +284,28 @@ def spawned_server(db: str | None = None, workers: int = 1) -> Any:
         ]  # fmt: skip
         process = subprocess.Popen(command, preexec_fn=raise_file_limit)  # noqa: PLW1509
         try:
-            url = f"http://127.0.0.1:{port}"
             deadline = time.monotonic() + 30
             for worker in range(workers):
-                while True:
-                    try:
-                        health = f"http://127.0.0.1:{port + worker}/healthz"
-                        httpx.get(health, timeout=1).raise_for_status()
-                        break
-                    except httpx.HTTPError:
-                        if time.monotonic() > deadline or process.poll() is not None:
-                            raise RuntimeError("the server did not start") from None
-                        time.sleep(0.1)
-            yield url, process.pid
+                url = f"http://127.0.0.1:{port + worker}"
+                if not wait_healthy(url, deadline, lambda: process.poll() is None):
+                    raise RuntimeError("the server did not start")
+            yield f"http://127.0.0.1:{port}", process.pid
         finally:
             process.terminate()
             process.wait(timeout=30)
+
+
+def wait_healthy(url: str, deadline: float, alive: Callable[[], bool]) -> bool:
+    """Wait until the server at ``url`` answers ``/healthz``; False if it has not by the
+    ``deadline`` (``time.monotonic()``) or as soon as ``alive()`` says it has died."""
+    while True:
+        try:
+            httpx.get(f"{url}/healthz", timeout=1).raise_for_status()
+            return True
+        except httpx.HTTPError:
+            if time.monotonic() > deadline or not alive():
+                return False
+            time.sleep(0.1)
 
 
 async def _new_room(http: httpx.AsyncClient, players: int) -> _Room:

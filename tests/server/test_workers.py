@@ -21,7 +21,7 @@ import psutil
 import pytest
 from websockets.asyncio.client import connect
 
-from korapsyon.loadtest import spawned_server
+from korapsyon.loadtest import spawned_server, wait_healthy
 from korapsyon.record import read_record, replay
 from korapsyon.selfplay import table
 from korapsyon.server.protocol import PROTOCOL_VERSION
@@ -185,14 +185,7 @@ def test_games_on_both_workers_survive_one_killed_mid_game(workers: Workers) -> 
     time.sleep(max(0.0, victim.create_time() + STARTUP_SECONDS + 0.5 - time.time()))
     victim.send_signal(signal.SIGKILL)
     victim.wait(timeout=10)
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            httpx.get(f"{workers.urls[1]}/healthz", timeout=1).raise_for_status()
-            break
-        except httpx.HTTPError:
-            assert time.monotonic() < deadline, "worker 1 did not come back"
-            time.sleep(0.1)
+    assert wait_healthy(workers.urls[1], time.monotonic() + 30, lambda: True), "not back"
     assert workers.worker(1).pid != victim.pid
     asyncio.run(both(stop_after=None))
     with httpx.Client(timeout=10) as http:

@@ -350,7 +350,6 @@ class Hub:
     ) -> None:
         self.store = store
         self.shards = shards or Shards.single(base_url)  # the workers, if more than one
-        self.base_url = self.shards.base_url
         self.trace = trace  # benchmarks: acks and updates say which actions they include
         self.rooms: dict[str, Room] = {}
 
