@@ -34,7 +34,17 @@ from korapsyon.rules.views import player_view, public_view
 from korapsyon.selfplay import table
 from korapsyon.server.session import GameSession
 from tests.security.wire import BOARD, SPECTATOR, close_all, odd_names
-from tests.server.live import Client, Live, add_bots, choose, make_room, open_client, running, start
+from tests.server.live import (
+    Client,
+    Live,
+    add_bots,
+    choose,
+    close_discussions,
+    make_room,
+    open_client,
+    running,
+    start,
+)
 
 GAMES = int(os.environ.get("KORAPSYON_WIRE_GAMES", "4"))
 
@@ -191,24 +201,6 @@ async def _play(
                 client.next_id += 1
                 waiting = True
 
-    async def host(client: Client) -> None:
-        waiting = False
-        while not done.is_set():
-            message = await client.receive(timeout=30)
-            if message["type"] in ("ack", "error"):
-                waiting = False
-            state = client.state
-            if state is None:
-                continue
-            if state["status"] == "finished":
-                done.set()
-                return
-            if not waiting and state["step"] == "discussion":
-                end = {"action": "end_discussion", "player": "@host"}
-                await client.send({"type": "act", "id": client.next_id, "action": end})
-                client.next_id += 1
-                waiting = True
-
     async def watch(client: Client) -> None:
         while not done.is_set():
             await client.receive(timeout=30)
@@ -217,7 +209,7 @@ async def _play(
 
     tasks = [asyncio.ensure_future(player(n, c)) for n, c in clients.items() if n in tokens]
     tasks += [
-        asyncio.ensure_future(host(clients[BOARD])),
+        asyncio.ensure_future(close_discussions(clients[BOARD], done, timeout=30)),
         asyncio.ensure_future(watch(clients[SPECTATOR])),
     ]
     await done.wait()

@@ -238,25 +238,8 @@ async def play(
                 await client.send({"type": "act", "id": 1, "action": action})
                 waiting = True
 
-    async def hosting() -> None:
-        waiting = False
-        while not done.is_set():
-            message = await host.receive(timeout=20)
-            if message["type"] in ("ack", "error"):
-                waiting = False
-            state = host.state
-            if state is None:
-                continue
-            if state["status"] == "finished":
-                done.set()
-                return
-            if not waiting and state["step"] == "discussion":
-                end = {"action": "end_discussion", "player": "@host"}
-                await host.send({"type": "act", "id": 2, "action": end})
-                waiting = True
-
     tasks = [asyncio.ensure_future(player(c)) for c in clients.values()]
-    tasks.append(asyncio.ensure_future(hosting()))
+    tasks.append(asyncio.ensure_future(close_discussions(host, done)))
     await done.wait()
     for task in tasks:
         task.cancel()
@@ -265,3 +248,24 @@ async def play(
         if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
             raise result
     return acked
+
+
+async def close_discussions(host: Client, done: asyncio.Event, timeout: float = 20) -> None:
+    """The host's part of a game: end each discussion as it opens, until the game is over
+    (then set ``done``)."""
+    waiting = False
+    while not done.is_set():
+        message = await host.receive(timeout=timeout)
+        if message["type"] in ("ack", "error"):
+            waiting = False
+        state = host.state
+        if state is None:
+            continue
+        if state["status"] == "finished":
+            done.set()
+            return
+        if not waiting and state["step"] == "discussion":
+            end = {"action": "end_discussion", "player": "@host"}
+            await host.send({"type": "act", "id": host.next_id, "action": end})
+            host.next_id += 1
+            waiting = True
