@@ -180,25 +180,18 @@ async def _play(
             if corrupt and not greeted and state["step"] == "hidden" and you["status"] == "active":
                 greeted = waiting = True  # every Corrupt person speaks on the channel once
                 text = f"{name}: Nakaw tayo?"
-                await client.send(
-                    {"type": "chat", "id": client.next_id, "channel": "corrupt", "text": text}
-                )
-                client.next_id += 1
+                await client.send_numbered({"type": "chat", "channel": "corrupt", "text": text})
                 continue
             if state["step"] == "hidden" and you["submitted"] and rng.random() < 0.1:
                 you = {**you, "submitted": None}  # change one's mind at night
             action = choose({**state, "you": you}, rng)
             if action is not None:
-                await client.send({"type": "act", "id": client.next_id, "action": action})
-                client.next_id += 1
+                await client.send_numbered({"type": "act", "action": action})
                 waiting = True
             elif rng.random() < 0.05 and you["status"] == "active":
                 channel = "corrupt" if corrupt and state["step"] == "hidden" else "public"
                 text = f"{name}: {rng.choice(['Kumusta', 'Ako ay Citizen', '🗳️ <b>x</b>'])}"
-                await client.send(
-                    {"type": "chat", "id": client.next_id, "channel": channel, "text": text}
-                )
-                client.next_id += 1
+                await client.send_numbered({"type": "chat", "channel": channel, "text": text})
                 waiting = True
 
     async def watch(client: Client) -> None:

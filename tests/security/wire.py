@@ -150,9 +150,7 @@ async def close_all(clients: Iterable[Client]) -> None:
 
 
 async def ping(client: Client) -> None:
-    ident = client.next_id
-    client.next_id += 1
-    await client.send({"type": "ping", "id": ident})
+    ident = await client.send_numbered({"type": "ping"})
     while (await client.until("pong"))["id"] != ident:
         pass
 

@@ -161,14 +161,19 @@ class Client:
             if message["type"] == kind:
                 return message
 
+    async def send_numbered(self, message: dict[str, Any]) -> int:
+        """Send a message that takes an id (act, chat, timer, ping) with the next one."""
+        ident = self.next_id
+        self.next_id += 1
+        await self.send({**message, "id": ident})
+        return ident
+
     async def request(self, message: dict[str, Any], timeout: float = 10) -> dict[str, Any]:
         """Send an act/chat/timer message and wait for its ack or error."""
-        message = {**message, "id": self.next_id}
-        self.next_id += 1
-        await self.send(message)
+        ident = await self.send_numbered(message)
         while True:
             answer = await self.receive(timeout)
-            if answer["type"] in ("ack", "error") and answer.get("id") == message["id"]:
+            if answer["type"] in ("ack", "error") and answer.get("id") == ident:
                 return answer
 
 
@@ -266,6 +271,5 @@ async def close_discussions(host: Client, done: asyncio.Event, timeout: float = 
             return
         if not waiting and state["step"] == "discussion":
             end = {"action": "end_discussion", "player": "@host"}
-            await host.send({"type": "act", "id": host.next_id, "action": end})
-            host.next_id += 1
+            await host.send_numbered({"type": "act", "action": end})
             waiting = True
