@@ -26,14 +26,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import httpx
 import msgspec
 import psutil
-from websockets.client import ClientProtocol
-from websockets.frames import Frame, Opcode
-from websockets.uri import parse_uri
+from picows import WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
 
 from .collector import collect_young, hold_full_collections, release_full_collections
 
@@ -74,10 +72,6 @@ class _Incoming(msgspec.Struct):
 
 _decode = msgspec.json.Decoder(_Incoming).decode
 _encoder = msgspec.json.Encoder()
-
-
-def _encode(message: dict[str, Any]) -> str:
-    return _encoder.encode(message).decode()
 
 
 WINDOWS = 6
@@ -346,14 +340,13 @@ def _factory(client: _Client) -> Callable[[], _Client]:
     return lambda: client
 
 
-class _Client(asyncio.Protocol):
-    """One simulated client: the `websockets` sans-I/O protocol on a plain asyncio
-    connection, driven by callbacks (no task or future per message), so that the load
-    generator is not the bottleneck it measures."""
+class _Client(WSListener):
+    """One simulated client: a `picows` WebSocket (its frames parsed and masked in C),
+    driven by callbacks (no task or future per message), so that the load generator is
+    not the bottleneck it measures."""
 
     def __init__(  # noqa: PLR0917
         self,
-        url: str,
         room: _Room,
         hello: dict[str, Any],
         index: int,
@@ -361,7 +354,6 @@ class _Client(asyncio.Protocol):
         think: float,
         rng: random.Random,
     ) -> None:
-        self.protocol = ClientProtocol(parse_uri(url), max_size=2**20)
         self.room = room
         self.hello = hello
         self.index = index
@@ -373,48 +365,45 @@ class _Client(asyncio.Protocol):
         self.waiting = False
         self.next_id = 0
         self.timer: asyncio.TimerHandle | None = None
-        self.transport: asyncio.Transport | None = None
-        self.opened = asyncio.get_running_loop().create_future()
+        self.transport: WSTransport | None = None
+        self.parts: list[bytes] = []  # a fragmented message's frames so far
         self.live = False  # start acting (set when every client is connected)
 
-    # -------------------------------------------------------- asyncio.Protocol
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = cast(asyncio.Transport, transport)  # (uvloop's is not a subclass)
-        self.protocol.send_request(self.protocol.connect())
-        self._flush()
+    # -------------------------------------------------------- picows.WSListener
+    def on_ws_connected(self, transport: WSTransport) -> None:
+        self.transport = transport
+        self._send({"type": "hello", "room": self.room.code, **self.hello})
 
-    def data_received(self, data: bytes) -> None:
-        self.protocol.receive_data(data)
-        for event in self.protocol.events_received():
-            if isinstance(event, Frame):
-                if event.opcode is Opcode.TEXT:
-                    if self.stats.measuring:
-                        self.stats.frames += 1
-                        self.stats.frame_bytes += len(event.data)
-                    self._message(bytes(event.data))
-            elif not self.opened.done():  # the handshake's response
-                self.opened.set_result(None)
-                self._send({"type": "hello", "room": self.room.code, **self.hello})
-        self._flush()
+    def on_ws_frame(self, transport: WSTransport, frame: WSFrame) -> None:
+        kind = frame.msg_type
+        if kind is WSMsgType.TEXT and frame.fin:
+            data: bytes | memoryview = frame.get_payload_as_memoryview()
+        elif kind is WSMsgType.TEXT or kind is WSMsgType.CONTINUATION:
+            self.parts.append(frame.get_payload_as_bytes())
+            if not frame.fin:
+                return
+            data, self.parts = b"".join(self.parts), []
+        elif kind is WSMsgType.CLOSE:
+            transport.send_close(frame.get_close_code())
+            transport.disconnect()
+            return
+        else:  # pongs (picows answers pings itself)
+            return
+        if self.stats.measuring:
+            self.stats.frames += 1
+            self.stats.frame_bytes += len(data)
+        self._message(data)
 
-    def connection_lost(self, exc: Exception | None) -> None:
+    def on_ws_disconnected(self, transport: WSTransport) -> None:
         if self.timer is not None:
             self.timer.cancel()
-        if not self.opened.done():
-            self.opened.set_exception(exc or ConnectionError("closed"))
-
-    def _flush(self) -> None:
-        assert self.transport is not None
-        for data in self.protocol.data_to_send():
-            if data:
-                self.transport.write(data)
 
     def _send(self, message: dict[str, Any]) -> None:
-        self.protocol.send_text(_encode(message).encode())
-        self._flush()
+        assert self.transport is not None
+        self.transport.send(WSMsgType.TEXT, _encoder.encode(message))
 
     # -------------------------------------------------------- playing
-    def _message(self, raw: bytes) -> None:
+    def _message(self, raw: bytes | memoryview) -> None:
         now = time.perf_counter()
         stats = self.stats
         message = _decode(raw)
@@ -476,7 +465,7 @@ class _Client(asyncio.Protocol):
         if self.timer is not None:
             self.timer.cancel()
         if self.transport is not None:
-            self.transport.close()
+            self.transport.disconnect()
 
 
 async def run(
@@ -504,24 +493,26 @@ async def run(
     numbers = itertools.count(1)  # each client's, for its actions' keys in stats.sent
 
     async def connect(room: _Room) -> None:
+        """Open the room's connections (each sends its hello once its handshake is done)."""
         hellos = [{"token": t} for t in room.tokens.values()] + [{"host_token": room.host}]
         ws_url = room.url.replace("http://", "ws://") + "/ws"
-        host, _, port = room.url.removeprefix("http://").partition(":")
-        for hello in hellos:
-            index = next(numbers)
-            client = _Client(ws_url, room, hello, index, stats, think, random.Random(rng.random()))
-            await loop.create_connection(_factory(client), host, int(port))
-            clients.append(client)
-            room.clients.append(client)
+        opened = [
+            _Client(room, hello, next(numbers), stats, think, random.Random(rng.random()))
+            for hello in hellos
+        ]
+        await asyncio.gather(*(
+            ws_connect(_factory(client), ws_url, websocket_handshake_timeout=60)
+            for client in opened
+        ))  # fmt: skip
+        clients.extend(opened)
+        room.clients.extend(opened)
 
     made: list[_Room] = []
     for first in range(0, rooms, 50):
         made += await asyncio.gather(*(_new_room(http, players) for _ in range(first, rooms)[:50]))
-    for room in made:
-        await connect(room)
-        if len(clients) % 500 < players + 1:
-            await asyncio.gather(*(c.opened for c in clients[-500:]))
-    await asyncio.gather(*(c.opened for c in clients))
+    together = max(1, 500 // (players + 1))  # rooms connecting at once: about 500 handshakes
+    for first in range(0, len(made), together):
+        await asyncio.gather(*(connect(room) for room in made[first : first + together]))
     await asyncio.sleep(1.0)
     # The clients' own pauses must not count as the server's latency: the generator keeps
     # the server's collector policy (korapsyon.collector): no full collections (they would
@@ -553,7 +544,6 @@ async def run(
                 if attempt == 2:
                     raise
         await connect(room)
-        await asyncio.gather(*(c.opened for c in room.clients))
         await _start_room(http, room)
         for client in room.clients:
             client.live = True
