@@ -23,7 +23,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from array import array
+from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -210,7 +212,7 @@ class LoadResult:
         )
 
 
-@dataclass
+@dataclass(eq=False)  # (rooms are told apart by identity)
 class _Room:
     code: str
     host: str
@@ -225,14 +227,45 @@ class _Stats:
     measuring: bool = False
     stop: bool = False
     sent: dict[tuple[int, int], float] = field(default_factory=dict)  # (client, id) -> time
-    # (the room's pushes, push seq, sent, acked): the pushes only, not the room, so that a
-    # replaced room's clients are freed during the run
-    acks: list[tuple[dict[int, float], int, float, float]] = field(default_factory=list)
+    # Acknowledged actions whose last updates may still be on their way, in the order of
+    # their acks: (the room's pushes, push seq, sent, acked); the pushes only, not the room,
+    # so that a replaced room's clients are freed during the run
+    pending: deque[tuple[dict[int, float], int, float, float]] = field(default_factory=deque)
+    # ... and those settled (see settle): compact arrays, so that the generator's own heap
+    # does not grow with the run (a growing heap slows a process down: docs/PERFORMANCE.md)
+    latencies_ms: array[float] = field(default_factory=lambda: array("d"))
+    sent_at: array[float] = field(default_factory=lambda: array("d"))  # since started
+    started: float = 0.0
     errors: int = 0
     frames: int = 0
     frame_bytes: int = 0
     finished: set[str] = field(default_factory=set)
     on_finish: Callable[[_Room], None] = lambda room: None
+
+    def settle(self, before: float) -> None:
+        """The latency of each action acknowledged before ``before`` (by then every update
+        of its push has arrived): from its send to the later of its ack and the last
+        update of the push that showed it."""
+        pending = self.pending
+        while pending and pending[0][3] < before:
+            pushes, pushed, sent, acked = pending.popleft()
+            seen = pushes.get(pushed, acked)
+            self.latencies_ms.append((max(seen, acked) - sent) * 1000)
+            self.sent_at.append(sent - self.started)
+
+
+SETTLE_SECONDS = 5.0
+"""How long after its ack an action's latency is worked out (and a push's arrival time
+forgotten): later than any update of its push arrives."""
+
+
+def _forget_pushes(rooms: Iterable[_Room], before: float) -> None:
+    """Drop the arrival times of pushes received before ``before`` (no longer needed)."""
+    for room in rooms:
+        pushes = room.pushes
+        old = [seq for seq, at in pushes.items() if at < before]
+        for seq in old:
+            del pushes[seq]
 
 
 def raise_file_limit() -> None:
@@ -435,7 +468,7 @@ class _Client(WSListener):
         self.waiting = False
         sent = stats.sent.pop((self.index, ident or 0), None)
         if sent is not None and stats.measuring:
-            stats.acks.append((self.room.pushes, -1 if pushed is None else pushed, sent, now))
+            stats.pending.append((self.room.pushes, -1 if pushed is None else pushed, sent, now))
 
     def consider(self) -> None:
         """After the think time, act if there is something to do."""
@@ -561,7 +594,7 @@ async def run(
     me = [psutil.Process()]
     cpu_start = _cpu(server), _cpu(me), _cpu(server, kernel=True)
     stats.measuring = True
-    started = time.perf_counter()
+    started = stats.started = time.perf_counter()
     samples = [(0.0, memory_start)]
     cpu_samples, client_samples = [(0.0, cpu_start[0])], [(0.0, cpu_start[1])]
     every = max(1.0, seconds / 60)
@@ -570,6 +603,9 @@ async def run(
         samples.append((time.perf_counter() - started, _rss(server)))
         cpu_samples.append((samples[-1][0], _cpu(server)))
         client_samples.append((samples[-1][0], _cpu(me)))
+        now = time.perf_counter()
+        stats.settle(now - SETTLE_SECONDS)
+        _forget_pushes({client.room for client in clients}, now - 2 * SETTLE_SECONDS)
     stats.measuring = False
     elapsed = time.perf_counter() - started
     server_cpu = (_cpu(server) - cpu_start[0]) / elapsed
@@ -584,18 +620,14 @@ async def run(
     await http.aclose()
     young.cancel()
     release_full_collections(saved)
-    latencies, sent_at = [], []
-    for pushes, pushed, sent, acked in stats.acks:
-        seen = pushes.get(pushed, acked)
-        latencies.append((max(seen, acked) - sent) * 1000)
-        sent_at.append(sent - started)
+    stats.settle(float("inf"))
     return LoadResult(
         rooms=rooms,
         connections=rooms * (players + 1),
         seconds=elapsed,
-        actions=len(stats.acks),
+        actions=len(stats.latencies_ms),
         errors=stats.errors,
-        latencies_ms=latencies,
+        latencies_ms=stats.latencies_ms.tolist(),
         memory_samples=samples,
         finished_games=len(stats.finished),
         setup_seconds=setup,
@@ -604,7 +636,7 @@ async def run(
         client_cpu=client_cpu,
         frames=stats.frames,
         frame_bytes=stats.frame_bytes,
-        sent_at=sent_at,
+        sent_at=stats.sent_at.tolist(),
         cpu_samples=cpu_samples,
         client_cpu_samples=client_samples,
         workers=max(1, len(server) - 1),
