@@ -70,3 +70,26 @@ def test_the_run_in_stretches_shows_a_tail_that_grows_as_it_goes() -> None:
     assert [round(w.client_cpu, 2) for w in windows] == [0.4, 0.4, 0.4]  # the generator kept up
     assert result.percentile(99) == 80.0  # the whole run's figure hides when it went wrong
     assert "over the run:" in result.report()
+
+
+def test_a_latency_runs_to_the_later_of_its_ack_and_its_push_s_last_update() -> None:
+    from korapsyon.loadtest import _forget_pushes, _Room, _Stats
+
+    stats = _Stats(started=100.0)
+    room = _Room("ABCD", "host", {}, "http://127.0.0.1:1")
+    room.pushes.update({7: 101.030, 8: 101.500})  # push seq -> its last update's arrival
+    # sent at 101.000: acked at 101.010 in push 7, whose last update came at 101.030
+    stats.pending.append((room.pushes, 7, 101.000, 101.010))
+    # acked (alone) after push 8's last update
+    stats.pending.append((room.pushes, 8, 101.400, 101.600))
+    # an ack naming no push: its own arrival ends it
+    stats.pending.append((room.pushes, -1, 101.700, 101.720))
+    stats.settle(101.600)  # only what was acknowledged before this moment
+    assert list(stats.latencies_ms) == pytest.approx([30.0])
+    assert list(stats.sent_at) == pytest.approx([1.0])
+    stats.settle(float("inf"))
+    assert list(stats.latencies_ms) == pytest.approx([30.0, 200.0, 20.0])
+    assert not stats.pending
+    # push times are forgotten once older than the moment given, and only those
+    _forget_pushes([room], 101.100)
+    assert room.pushes == {8: 101.500}
