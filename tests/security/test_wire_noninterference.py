@@ -42,6 +42,7 @@ from tests.server.live import (
     close_discussions,
     make_room,
     open_client,
+    run_until,
     running,
     start,
 )
@@ -200,18 +201,11 @@ async def _play(
             if client.state is not None and client.state["status"] == "finished":
                 return
 
-    tasks = [asyncio.ensure_future(player(n, c)) for n, c in clients.items() if n in tokens]
-    tasks += [
-        asyncio.ensure_future(close_discussions(clients[BOARD], done, timeout=30)),
-        asyncio.ensure_future(watch(clients[SPECTATOR])),
-    ]
-    await done.wait()
-    await asyncio.sleep(0)
-    for task in tasks:
-        task.cancel()
-    for result in await asyncio.gather(*tasks, return_exceptions=True):
-        if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
-            raise result
+    players = [player(n, c) for n, c in clients.items() if n in tokens]
+    await run_until(
+        done,
+        [*players, close_discussions(clients[BOARD], done, timeout=30), watch(clients[SPECTATOR])],
+    )
     for client in clients.values():  # what is still on its way
         while True:
             try:

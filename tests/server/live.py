@@ -9,7 +9,7 @@ import random
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -243,16 +243,22 @@ async def play(
                 await client.send({"type": "act", "id": 1, "action": action})
                 waiting = True
 
-    tasks = [asyncio.ensure_future(player(c)) for c in clients.values()]
-    tasks.append(asyncio.ensure_future(close_discussions(host, done)))
+    players = [player(c) for c in clients.values()]
+    await run_until(done, [*players, close_discussions(host, done)])
+    return acked
+
+
+async def run_until(done: asyncio.Event, parts: list[Coroutine[Any, Any, None]]) -> None:
+    """Run a game's clients (``parts``) until ``done`` is set, then stop them all; the
+    first one that failed makes this fail with its error."""
+    tasks = [asyncio.ensure_future(part) for part in parts]
     await done.wait()
+    await asyncio.sleep(0)  # what the last message set off
     for task in tasks:
         task.cancel()
-    results = await asyncio.gather(*tasks, return_exceptions=True)
-    for result in results:
+    for result in await asyncio.gather(*tasks, return_exceptions=True):
         if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
             raise result
-    return acked
 
 
 async def close_discussions(host: Client, done: asyncio.Event, timeout: float = 20) -> None:
