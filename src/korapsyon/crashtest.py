@@ -270,7 +270,7 @@ async def play_room(
                 except HelloRefused as exc:
                     # A game whose end was stored just before a kill is not reopened at
                     # the restart (finished rooms are not restored): its record says so.
-                    if exc.code == "no_room" and await _finished(ws_url(), plan.code):
+                    if exc.code == "no_room" and await _finished(ws_url(), plan):
                         tally.finished = tally.ended_unseen = True
                         return
                     raise
@@ -315,10 +315,11 @@ async def play_room(
         await _close_all(clients)
 
 
-async def _finished(ws_url: str, code: str) -> bool:
+async def _finished(ws_url: str, plan: Plan) -> bool:
     base = ws_url.replace("ws://", "http://").removesuffix("/ws")
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        response = await http.get(f"/api/rooms/{code}/record")
+        auth = {"authorization": f"Bearer {plan.host_token}"}
+        response = await http.get(f"/api/rooms/{plan.code}/record", headers=auth)
     return response.status_code == 200
 
 
@@ -392,8 +393,12 @@ def check(record: Record, plan: Plan, tally: Tally) -> Verdict:
     return Verdict(record == expected, lost, len(record.actions))
 
 
-async def fetch_record(http: httpx.AsyncClient, code: str) -> Record:
-    response = (await http.get(f"/api/rooms/{code}/record")).raise_for_status()
+async def fetch_record(http: httpx.AsyncClient, plan: Plan) -> Record:
+    """The finished game's record, asked for with the room's host token (it is for the
+    table)."""
+    code = plan.code
+    auth = {"authorization": f"Bearer {plan.host_token}"}
+    response = (await http.get(f"/api/rooms/{code}/record", headers=auth)).raise_for_status()
     record, bad = read_record(response.content)
     if bad is not None:
         raise RuntimeError(f"room {code}: its record has an unreadable action: {bad.reason}")
@@ -604,7 +609,7 @@ async def _run(
             if not tally.finished:
                 result.unfinished += 1
                 continue
-            record = await fetch_record(http, plan.code)
+            record = await fetch_record(http, plan)
             verdict = check(record, plan, tally)
             result.actions += verdict.actions
             result.lost_in_records += verdict.lost

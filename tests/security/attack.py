@@ -43,9 +43,9 @@ def human_room(live: Live, names: list[str]) -> tuple[str, str, dict[str, str]]:
     return code, host, tokens
 
 
-def bot_room(live: Live, delay: float = 0.01) -> str:
+def bot_room(live: Live, delay: float = 0.01) -> tuple[str, str]:
     """A started room of nine bots that plays on by itself (a game beside the attacks):
-    each discussion closes after a moment (R-72)."""
+    each discussion closes after a moment (R-72). (code, host token)"""
     settings = {"timers": True, "durations": {"discussion": 0.1}, "bot_delay": [0.0, delay]}
     with live.http() as http:
         body = {"settings": settings}
@@ -53,11 +53,12 @@ def bot_room(live: Live, delay: float = 0.01) -> str:
     code: str = created["code"]
     add_bots(live, code, created["host_token"], 9)
     start(live, code, created["host_token"])
-    return code
+    return code, created["host_token"]
 
 
-def wait_finished(live: Live, code: str, timeout: float = 60) -> None:
-    """Until room ``code``'s game is over; then its record must replay to the same end."""
+def wait_finished(live: Live, code: str, host: str, timeout: float = 60) -> None:
+    """Until room ``code``'s game is over; then its record (downloaded with the ``host``
+    token) must replay to the same end."""
     deadline = time.monotonic() + timeout
     while live.hub.rooms[code].status != "finished":
         assert time.monotonic() < deadline, f"room {code} did not finish its game"
@@ -65,7 +66,7 @@ def wait_finished(live: Live, code: str, timeout: float = 60) -> None:
     game = live.game(code)
     assert game.is_over
     with live.http() as http:
-        answer = http.get(f"/api/rooms/{code}/record")
+        answer = http.get(f"/api/rooms/{code}/record", headers={"authorization": f"Bearer {host}"})
     assert answer.status_code == 200
     assert json.loads(answer.content) == json.loads(write_record(record_of(game)))
 

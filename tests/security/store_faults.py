@@ -117,7 +117,7 @@ async def check_finished(live: Live, url: str, run: FaultRun, reason: str) -> No
     import httpx
 
     async with httpx.AsyncClient(base_url=live.url, timeout=30) as http:
-        record = await ct.fetch_record(http, run.plan.code)
+        record = await ct.fetch_record(http, run.plan)
     verdict = ct.check(record, run.plan, run.tally)
     assert verdict.lost == 0
     assert verdict.equal, "the record differs from the uninterrupted game's"

@@ -22,7 +22,8 @@ from websockets.exceptions import ConnectionClosed
 from korapsyon.selfplay import table
 from korapsyon.server.addresses import AddressLimits, PerAddress
 from korapsyon.server.connection import Limits
-from korapsyon.server.room import LobbyError, check_name
+from korapsyon.server.errors import LobbyError
+from korapsyon.server.names import check_name
 from tests.security.attack import Deaf, Socket, human_room, serving
 from tests.server.live import Live
 
@@ -37,7 +38,8 @@ def live(tmp_path: Path) -> Iterator[Live]:
 
 
 def client(live: Live, address: str) -> httpx.Client:
-    return httpx.Client(base_url=live.url, timeout=10, headers={"x-forwarded-for": address})
+    headers = {"x-forwarded-for": address, "content-type": "application/json"}
+    return httpx.Client(base_url=live.url, timeout=10, headers=headers)
 
 
 def assert_error(answer: httpx.Response, status: int, code: str) -> dict[str, str]:

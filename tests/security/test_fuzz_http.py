@@ -57,7 +57,7 @@ def rooms(live: Live) -> list[dict[str, str]]:
         targets.append({"code": over["code"], "host": over["host_token"]})
     add_bots(live, over["code"], over["host_token"], 9)
     start(live, over["code"], over["host_token"])
-    wait_finished(live, over["code"])
+    wait_finished(live, over["code"], over["host_token"])
     return targets
 
 

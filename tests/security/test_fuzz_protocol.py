@@ -203,7 +203,7 @@ def test_fuzzed_messages_get_one_clear_answer_and_change_nothing(live: Live) -> 
     """Hypothesis's messages from a seated player: wrong types, unknown kinds and actions,
     missing and extra fields, other seats, the host's ``@host``, repeated and
     out-of-order ids, junk text and bytes."""
-    bystander = bot_room(live, delay=0.05)
+    bystander, bystander_host = bot_room(live, delay=0.05)
     code, _host, tokens = human_room(live, NAMES)
     sock = Socket(live, {"room": code, "token": tokens[NAMES[0]]})
     answers: dict[str, int] = {}
@@ -225,13 +225,13 @@ def test_fuzzed_messages_get_one_clear_answer_and_change_nothing(live: Live) -> 
     assert sock.alive()
     assert answers.get("malformed", 0) > EXAMPLES // 4, answers  # it did get past the decoder
     assert len(answers) >= 5, answers  # ... and reached the other refusals too
-    wait_finished(live, bystander)
+    wait_finished(live, bystander, bystander_host)
     sock.close()
 
 
 def test_hand_made_bad_messages(live: Live) -> None:
     """The classic attacks, each with its own code; the connection stays open."""
-    bystander = bot_room(live, delay=0.05)
+    bystander, bystander_host = bot_room(live, delay=0.05)
     code, host, tokens = human_room(live, NAMES)
     ana, ben = NAMES[0], NAMES[1]
     sock = Socket(live, {"room": code, "token": tokens[ana]})
@@ -295,7 +295,7 @@ def test_hand_made_bad_messages(live: Live) -> None:
     assert actions.count(msgspec.convert(legal, Action)) == 1
 
     assert sock.alive() and host_sock.alive()
-    wait_finished(live, bystander)
+    wait_finished(live, bystander, bystander_host)
 
 
 def _legal_action(live: Live, code: str, name: str) -> dict[str, Any]:
@@ -310,7 +310,7 @@ def test_sizes_just_under_and_over_the_caps(live: Live) -> None:
     """Up to MAX_MESSAGE_BYTES (16 KB) a message is read; above it, up to the 64 KB frame
     cap, it is refused with ``too_large`` and the connection stays open; a frame over 64 KB
     closes the connection (1009, "message too big") and nothing else."""
-    bystander = bot_room(live, delay=0.05)
+    bystander, bystander_host = bot_room(live, delay=0.05)
     code, _host, tokens = human_room(live, NAMES)
     sock = Socket(live, {"room": code, "token": tokens[NAMES[0]]})
 
@@ -330,7 +330,7 @@ def test_sizes_just_under_and_over_the_caps(live: Live) -> None:
     assert snapshot(live, code) == before
     again = Socket(live, {"room": code, "token": tokens[NAMES[0]]})  # the seat may come back
     assert again.alive()
-    wait_finished(live, bystander)
+    wait_finished(live, bystander, bystander_host)
 
 
 @pytest.mark.parametrize(

@@ -123,7 +123,7 @@ def test_a_live_game_survives_lost_commit_answers(tmp_path: Path) -> None:
             import httpx
 
             async with httpx.AsyncClient(base_url=live.url, timeout=30) as http:
-                return await ct.fetch_record(http, code)
+                return await ct.fetch_record(http, plan)
 
         verdict = ct.check(asyncio.run(record()), plan, tally)
         assert verdict.equal and verdict.lost == 0

@@ -47,8 +47,7 @@ def test_idle_rooms_leave_memory_and_come_back_whole(
     with running(db_url) as live:
         finished, host_token, _ = make_room(live, [], bots=9, settings=FAST)
         asyncio.run(_play_out(live, finished, host_token))
-        record = live.hub.record(finished)
-        assert record is not None
+        record = live.hub.record(finished, host_token)
         lobby, _, tokens = make_room(live, ["Ana"], settings=FAST)
         playing, playing_host, _ = make_room(live, [], bots=9, settings=FAST)
         start(live, playing, playing_host)  # no host to end its discussion: it stays in play
@@ -75,7 +74,8 @@ def test_idle_rooms_leave_memory_and_come_back_whole(
 
         asyncio.run(come_back())
         with live.http() as http:
-            downloaded = http.get(f"/api/rooms/{finished}/record")
+            auth = {"authorization": f"Bearer {host_token}"}
+            downloaded = http.get(f"/api/rooms/{finished}/record", headers=auth)
             assert downloaded.status_code == 200
             assert len(downloaded.json()["actions"]) == len(record.actions)
             joined = http.post(f"/api/rooms/{lobby}/seats", json={"name": "Ben"})

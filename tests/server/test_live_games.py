@@ -25,9 +25,12 @@ async def _drain(client: Client) -> None:
             return
 
 
-def _record_of(live: Live, code: str) -> Any:
+def _record_of(live: Live, code: str, token: str) -> Any:
+    """The finished game of room ``code``, from its record (downloaded with ``token``)."""
     with live.http() as http:
-        response = http.get(f"/api/rooms/{code}/record")
+        response = http.get(
+            f"/api/rooms/{code}/record", headers={"authorization": f"Bearer {token}"}
+        )
         response.raise_for_status()
     record, bad = read_record(response.content)
     assert bad is None
@@ -40,7 +43,7 @@ def _record_of(live: Live, code: str) -> Any:
 def test_a_complete_game_over_websockets(db_url: str, players: int) -> None:
     names = table(players)
 
-    async def scenario(live: Live) -> tuple[str, dict[str, Client], Client, Client]:
+    async def scenario(live: Live) -> tuple[str, dict[str, Client], Client, Client, str]:
         code, host_token, tokens = make_room(live, names)
         clients = {n: await open_client(live, code, token=t) for n, t in tokens.items()}
         host = await open_client(live, code, host_token=host_token)
@@ -51,11 +54,11 @@ def test_a_complete_game_over_websockets(db_url: str, players: int) -> None:
             await _drain(client)
         for client in [*clients.values(), host, spectator]:
             await client.ws.close()
-        return code, clients, host, spectator
+        return code, clients, host, spectator, tokens[names[0]]
 
     with running(db_url) as live:
-        code, clients, _host, spectator = asyncio.run(scenario(live))
-        game = _record_of(live, code)
+        code, clients, _host, spectator, seat_token = asyncio.run(scenario(live))
+        game = _record_of(live, code, seat_token)  # a seat's token opens the record
     assert game.is_over
     # Each client's view, rebuilt from what it was sent, is exactly its player view: it
     # never received anything outside it. The spectator's is the public view.
@@ -108,7 +111,7 @@ def test_reconnect_and_restart_mid_game_then_finish(db_url: str) -> None:
     with running(db) as live:
         assert player_view(live.game(code), "Ana") == before_restart
         asyncio.run(second_half(live, code, host_token, tokens))
-        game = _record_of(live, code)
+        game = _record_of(live, code, host_token)
     assert game.is_over
     assert summarize(game)["status"] == "finished"
 

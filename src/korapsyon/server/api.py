@@ -75,8 +75,12 @@ class RoomInfo(msgspec.Struct):
 
 
 class Health(msgspec.Struct):
+    """The server is up: its rooms in memory, and those it could not rebuild at start-up
+    (their codes; docs/RELIABILITY.md)."""
+
     ok: bool
     rooms: int
+    damaged: list[str] = []
 
 
 class ErrorDetail(msgspec.Struct, omit_defaults=True):
@@ -101,6 +105,7 @@ class Operation:
     name: str
     summary: str
     host: bool = False  # needs ``Authorization: Bearer <host token>``
+    table: bool = False  # needs any token of the room's table (a seat's, the host's...)
     body: type | None = None
     status: int = 200
     answer: Any = None
@@ -122,8 +127,10 @@ OPERATIONS: tuple[Operation, ...] = (
               host=True, body=RoomSettings, answer=RoomInfo),
     Operation("POST", "/api/rooms/{code}/start", "start", "Host: deal and start (R-02/R-03)",
               host=True, answer=RoomInfo),
-    Operation("GET", "/api/rooms/{code}/record", "record", "A finished game's record",
-              answer=Record, errors=(404,)),
+    Operation("GET", "/api/rooms/{code}/record", "record",
+              "A finished game's record: for its table (a seat's, the host's or the moderator's "
+              "token), or anyone if the host chose public_record", table=True, answer=Record,
+              errors=(404,)),
     Operation("GET", "/api/protocol", "protocol", "The JSON Schema of every WebSocket message",
               answer=dict[str, Any], errors=()),
     Operation("GET", "/api/openapi.json", "openapi", "This description", answer=dict[str, Any],
@@ -138,10 +145,11 @@ ALWAYS = {
 }
 REASONS = {
     400: "malformed or refused",
-    403: "not the host's token",
+    403: "not the host's token (the record: no token of this room's table)",
     404: "no such room, seat or record",
     405: "method not allowed",
     409: "not in this state (the game has started, the name is taken, the room is full)",
+    415: "a body that is not JSON (Content-Type: application/json)",
     421: "another worker serves this room: ask at error.url (also in Location)",
 }
 PARAMETERS = {
@@ -163,8 +171,10 @@ def openapi(version: str = "") -> dict[str, Any]:
     paths: dict[str, dict[str, Any]] = {}
     for op in OPERATIONS:
         statuses = {*op.errors, *(ALWAYS if op.path.startswith("/api/") else {})}
-        if op.host:
+        if op.host or op.table:
             statuses.add(403)
+        if op.body is not None:
+            statuses.add(415)
         responses: dict[str, Any] = {
             str(op.status): {
                 "description": op.summary,
@@ -195,6 +205,8 @@ def openapi(version: str = "") -> dict[str, Any]:
             }
         if op.host:
             entry["security"] = [{"host": []}]
+        elif op.table:
+            entry["security"] = [{"table": []}, {}]  # (none: a record the host published)
         paths.setdefault(op.path, {})[op.method.lower()] = entry
     return {
         "openapi": "3.1.0",
@@ -208,7 +220,12 @@ def openapi(version: str = "") -> dict[str, Any]:
         "components": {
             "schemas": components,
             "securitySchemes": {
-                "host": {"type": "http", "scheme": "bearer", "description": "the host token"}
+                "host": {"type": "http", "scheme": "bearer", "description": "the host token"},
+                "table": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "any token of the room: a seat's, the host's or the moderator's",
+                },
             },
         },
     }

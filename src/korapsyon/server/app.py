@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..collector import collect_young, hold_full_collections, release_full_collections
@@ -32,7 +32,9 @@ from . import protocol as p
 from .addresses import AddressLimits, address_of
 from .api import OPERATIONS, AddBot, CreateRoom, Health, Join, RoomCreated, SeatTicket, openapi
 from .connection import Connection, Limits
-from .room import Elsewhere, Hub, LobbyError, Room, check_name, check_settings
+from .errors import Elsewhere, LobbyError
+from .names import check_name
+from .room import Hub, Room, check_settings
 from .session import StoreUnavailable
 from .settings import RoomSettings
 from .shards import Shards
@@ -68,21 +70,32 @@ def _too_large(limit: int) -> LobbyError:
 
 
 async def _body(request: Request, kind: type[Any], limit: int) -> Any:
+    """The request's JSON body as ``kind`` (none: ``{}``). A body must say it is JSON: a
+    form a page of another site posts (``text/plain``, no preflight) is refused, 415."""
     data = b""
     async for chunk in request.stream():
         data += chunk
         if len(data) > limit:
             raise _too_large(limit)
+    media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if data and media != "application/json":
+        raise LobbyError(
+            "unsupported_media_type", "a request body is JSON (Content-Type: application/json)", 415
+        )
     try:
         return msgspec.json.decode(data or b"{}", type=kind)
     except msgspec.DecodeError as exc:
         raise LobbyError("malformed", f"malformed request: {exc}") from None
 
 
-def _host(request: Request, room: Room) -> None:
+def _bearer(request: Request) -> str:
+    """The token of ``Authorization: Bearer <token>``, or ""."""
     auth = request.headers.get("authorization", "")
-    secret = auth.removeprefix("Bearer ").strip() if auth.startswith("Bearer ") else ""
-    if not room.is_host(secret):
+    return auth.removeprefix("Bearer ").strip() if auth.startswith("Bearer ") else ""
+
+
+def _host(request: Request, room: Room) -> None:
+    if not room.is_host(_bearer(request)):
         raise LobbyError(
             "not_host", "only the host may do this (Authorization: Bearer <host token>)", 403
         )
@@ -207,9 +220,7 @@ def build_app(
 
     async def record(request: Request) -> Response:
         code = request.path_params["code"]
-        found = await asyncio.to_thread(hub.record, code)
-        if found is None:
-            raise LobbyError("no_record", f"room {code!r} has no finished game", 404)
+        found = await asyncio.to_thread(hub.record, code, _bearer(request))
         headers = {"content-disposition": f'attachment; filename="korapsyon-{code}.json"'}
         return Response(write_record(found), media_type="application/json", headers=headers)
 
@@ -222,7 +233,7 @@ def build_app(
         return Response(description, media_type="application/json")
 
     async def health(request: Request) -> Response:
-        return _json(Health(True, len(hub.rooms)))
+        return _json(Health(True, len(hub.rooms), sorted(hub.damaged)))
 
     handlers = {
         "create": create,
@@ -289,6 +300,7 @@ class Server:
             await self._socket(scope, receive, send)
             return
         if kind == "http" and scope["path"].startswith("/api/"):
+            send = _api_headers(send)
             refusal = self._refusal(scope)
             if refusal is not None:
                 await refusal(scope, receive, send)
@@ -328,13 +340,30 @@ class Server:
             self.addresses.close_socket(address)
 
 
-async def _refuse(ws: WebSocket, code: str, message: str, accepted: bool = False) -> None:
-    """Say why in an error message and in the close frame (policy violation), then close."""
+API_HEADERS = [(b"cache-control", b"no-store"), (b"x-content-type-options", b"nosniff")]
+"""On every lobby API answer: tokens and records are never kept by a cache, and no
+browser reads an answer as anything but what its Content-Type says."""
+
+
+def _api_headers(send: Send) -> Send:
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", []), *API_HEADERS]}
+        await send(message)
+
+    return sending
+
+
+async def _refuse(
+    ws: WebSocket, error: str, message: str, accepted: bool = False, code: int = 1008
+) -> None:
+    """Say why in an error message (``error``, its code) and in the close frame (policy
+    violation, or ``code``), then close."""
     if not accepted:
         await ws.accept()
     with contextlib.suppress(Exception):
-        await ws.send_text(p.encode(p.Error(None, code, message)).decode())
-        await ws.close(code=1008, reason=_reason(message))
+        await ws.send_text(p.encode(p.Error(None, error, message)).decode())
+        await ws.close(code=code, reason=_reason(message))
 
 
 def _reason(message: str) -> str:
@@ -425,18 +454,14 @@ async def serve_connection(hub: Hub, ws: WebSocket, send: Send, limits: Limits) 
         await _refuse(ws, code, str(exc), accepted=True)
         return
     conn = Connection(ws, send, role=role, seat=seat, host=host, limits=limits, outbox=room.outbox)  # type: ignore[arg-type]
-    for other in list(room.connections):  # the same seat reconnecting: the old one goes
-        if seat is not None and other.seat == seat:
-            other.close("this seat connected again elsewhere")
-            room.connections.remove(other)
-    room.connections.append(conn)
-    conn.send(p.Welcome(p.PROTOCOL_VERSION, room.code, role, seat, host, time.time()))  # type: ignore[arg-type]
-    room.broadcast_lobby()
-    session = room.session
-    if session is not None:
-        session.send_view(conn)
-        for frame in session.chat_history(conn):
-            conn.send_raw(frame)
+    try:
+        _join(room, conn)
+    except Exception:  # a bug: this connection only is refused, and the room is as it was
+        log.exception("room %s: a connection could not be set up", room.code)
+        conn.broken = True  # nothing it was already given goes out
+        why = "the server failed to open this connection; nothing was changed"
+        await _refuse(ws, "internal", why, accepted=True, code=1011)
+        return
     try:
         while not conn.closed:
             message = await ws.receive()
@@ -456,7 +481,28 @@ async def serve_connection(hub: Hub, ws: WebSocket, send: Send, limits: Limits) 
         conn.close()
         if conn in room.connections:
             room.connections.remove(conn)
-        room.broadcast_lobby()
+            room.presence_changed()
+
+
+def _join(room: Room, conn: Connection) -> None:
+    """Send a new connection its welcome, the view and the chat so far, and only then make
+    it one of the room's connections (if any of it fails, it never was one); then its
+    lobby, which counts it. The same seat connected elsewhere is let go first."""
+    if conn.seat is not None:
+        for other in list(room.connections):
+            if other.seat == conn.seat:
+                other.close("this seat connected again elsewhere")
+                room.connections.remove(other)
+    now = time.time()
+    conn.send(p.Welcome(p.PROTOCOL_VERSION, room.code, conn.role, conn.seat, conn.host, now))
+    session = room.session
+    if session is not None:
+        session.send_view(conn)
+        for frame in session.chat_history(conn):
+            conn.send_raw(frame)
+    room.connections.append(conn)
+    conn.send_raw(room.lobby_frame())
+    room.presence_changed()
 
 
 async def handle(room: Room, conn: Connection, data: str) -> None:

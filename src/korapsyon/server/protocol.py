@@ -154,7 +154,9 @@ class Error(_Message, frozen=True, tag="error"):
 
 
 class ChatPosted(_Message, frozen=True, tag="chat_posted"):
-    """A chat message on a channel you can read."""
+    """A chat message on a channel you can read. ``author`` is the seat's name, or
+    ``@host`` (the host without a seat) or ``@moderator``: no seat's name starts with "@",
+    so only the server can mark a message as the host's or the moderator's."""
 
     seq: int
     channel: Literal["public", "corrupt"]
@@ -245,7 +247,7 @@ _HTTP = (
     ("DELETE /api/rooms/{code}/seats/{seat}", "host", "", "the room"),
     ("PUT /api/rooms/{code}/settings", "host", "the settings", "the room"),
     ("POST /api/rooms/{code}/start", "host", "", "the room"),
-    ("GET /api/rooms/{code}/record", "anyone", "", "the finished game's record"),
+    ("GET /api/rooms/{code}/record", "the table", "", "the finished game's record"),
     ("GET /api/protocol", "anyone", "", "the JSON Schema of every message"),
     ("GET /api/openapi.json", "anyone", "", "the OpenAPI 3.1 description of these requests"),
 )
@@ -276,7 +278,10 @@ def document() -> str:
         "|---|---|---|---|",
         *(f"| `{r}` | {w} | {b} | {a} |" for r, w, b, a in _HTTP),
         "",
-        "The host authenticates with `Authorization: Bearer <host token>`. Errors are",
+        "The host authenticates with `Authorization: Bearer <host token>`. A finished game's",
+        "record is for its table: any token of the room (a seat's, the host's, the",
+        "moderator's) opens it, and nobody else unless the host chose `public_record` in the",
+        "settings before the start (the record holds every secret ballot). Errors are",
         '`{"error": {"code": "...", "message": "..."}}` with a 4xx status; nothing changes.',
         "",
         "A server run with several workers (`korapsyon serve --workers N`) serves each room",

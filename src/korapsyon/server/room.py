@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import secrets
 import time
-import unicodedata
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
@@ -26,36 +26,22 @@ from ..rules.ruleset import MAX_CUSTOM, MAX_PLAYERS, MIN_PLAYERS, check_custom_r
 from ..store.sql import RoomRow, SeatRow, SqlStore
 from .api import RoomInfo, SeatInfo
 from .connection import Connection, Outbox
-from .protocol import Lobby
+from .errors import Elsewhere, LobbyError
+from .names import check_name
+from .protocol import Lobby, encode
 from .session import GameSession
 from .settings import RoomSettings
 from .shards import Shards
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: codes are read aloud and typed
 CODE_LENGTH = 5
+PRESENCE_SECONDS = 1.0  # connections coming and going re-send the lobby at most this often
 BOT_KINDS = ("heuristic", "random")
+log = logging.getLogger("korapsyon.server")
 BOT_NAMES = ("Bot Amihan", "Bot Bayani", "Bot Dalisay", "Bot Diwa", "Bot Habagat", "Bot Isko",
              "Bot Kidlat", "Bot Liwayway", "Bot Mayumi", "Bot Ningning", "Bot Tala", "Bot Ulan",
              "Bot Yumi", "Bot Kalayaan", "Bot Marikit", "Bot Sinag", "Bot Tanglaw", "Bot Alon",
              "Bot Bituin", "Bot Hiraya")  # fmt: skip
-
-
-class LobbyError(ValueError):
-    """A lobby request the room refuses (the message says why)."""
-
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-
-
-class Elsewhere(LobbyError):
-    """The room belongs to another worker of the server (``url``, its base URL): ask there."""
-
-    def __init__(self, code: str, url: str) -> None:
-        super().__init__("elsewhere", f"room {code} is served by {url}: ask there", 421)
-        self.url = url
 
 
 def token() -> str:
@@ -74,32 +60,6 @@ def stored_record(row: RoomRow) -> Record:
 
 def _is_code(code: str) -> bool:
     return len(code) == CODE_LENGTH and all(letter in CODE_LETTERS for letter in code)
-
-
-INVISIBLE = frozenset("\u115f\u1160\u2800\u3164\uffa0")  # letters that show nothing
-MAX_MARKS = 2  # combining marks in a row (more stack into unreadable "Zalgo" text)
-
-
-def check_name(raw: str) -> str:
-    """A seat name: 1-24 printable characters (NFC), trimmed, white space runs made one space;
-    not starting with '@'; no control, format (bidi overrides, zero-width), private-use or
-    unassigned characters, no invisible letters, at most MAX_MARKS combining marks in a row.
-    HTML is allowed: the clients show names as text."""
-    name = unicodedata.normalize("NFC", " ".join(raw.split()))
-    if not 1 <= len(name) <= 24:
-        raise LobbyError("bad_name", "a name has 1 to 24 characters")
-    if name.startswith("@"):
-        raise LobbyError("bad_name", "a name may not start with '@'")
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise LobbyError("bad_name", "a name may not hold control, format or invisible characters")
-    if any(ch in INVISIBLE for ch in name):
-        raise LobbyError("bad_name", "a name may not hold invisible letters")
-    marks = 0
-    for ch in name:
-        marks = marks + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
-        if marks > MAX_MARKS:
-            raise LobbyError("bad_name", f"at most {MAX_MARKS} combining marks on one letter")
-    return name
 
 
 def check_settings(settings: RoomSettings) -> None:
@@ -139,12 +99,16 @@ class Room:
         self.moderator_token = moderator_token
         self.created_at = created_at
         self.status = "lobby"
+        self.starting = False  # the deal is being committed: the lobby is closed already
         self.seats: list[Seat] = []
         self.connections: list[Connection] = []
         self.outbox = Outbox()  # every message to this room's clients, in order
         self.session: GameSession | None = None
         self.touched = time.monotonic()  # last asked for by a request or seen connected
         self.last_write: Future[Any] | None = None  # the lobby's latest write to the store
+        self.lobby_pending: asyncio.Handle | None = None  # the lobby's next broadcast
+        self.lobby_due = 0.0  # ... at this time of the event loop's clock
+        self.lobby_sent = -PRESENCE_SECONDS  # when it last went out (time.monotonic())
 
     # ------------------------------------------------------------ lobby
     def join(self, raw_name: str) -> tuple[int, str]:
@@ -185,6 +149,8 @@ class Room:
         self.broadcast_lobby()
 
     def _in_lobby(self) -> None:
+        if self.starting:
+            raise LobbyError("starting", "the game is starting: the seats are fixed", 409)
         if self.status != "lobby":
             raise LobbyError("started", "the game has started: the seats are fixed", 409)
 
@@ -221,8 +187,38 @@ class Room:
 
     # ------------------------------------------------------------ start
     async def start(self) -> None:
-        """Deal and begin (R-02/R-03 checked), with a fresh seed, deal and deck order."""
+        """Deal and begin (R-02/R-03 checked), with a fresh seed, deal and deck order.
+
+        The lobby closes the moment the seats are read for the deal (``starting``): a join,
+        a bot, a removal or a settings change that arrives while the deal is being
+        committed is refused (409 ``starting``), never taken into a room whose game was
+        dealt without it. Everything that can fail is done before the commit; if the commit
+        fails, the room is back in its lobby, unchanged."""
         self._in_lobby()
+        setup = self._deal()
+        try:
+            game = new_game(setup)
+            session = GameSession(self, game, setup)
+        except KorapsyonError as exc:
+            raise LobbyError("bad_setup", str(exc)) from None
+        self.starting = True
+        try:
+            self.last_write = self.store.start_game(
+                self.code, msgspec.to_builtins(setup), time.time()
+            )
+            await asyncio.wrap_future(self.last_write)
+        finally:
+            self.starting = False
+        self.status = "playing"
+        self.session = session
+        self.broadcast_lobby()
+        session.resume_timer(None)  # the first step's timer
+        for conn in self.connections:
+            session.send_view(conn)
+        session._changed()  # bots begin
+
+    def _deal(self) -> Record:
+        """The game's setup from the seats and settings as they are now."""
         names = [s.name for s in self.seats]
         rng = secrets.SystemRandom()
         roles = list(self.settings.roles) if self.settings.roles is not None else None
@@ -241,7 +237,7 @@ class Room:
         small, large = list(SMALL_DECK), list(LARGE_DECK)
         rng.shuffle(small)
         rng.shuffle(large)
-        setup = Record(
+        return Record(
             format=FORMAT,
             players=names,
             roles=roles,
@@ -249,19 +245,6 @@ class Room:
             ruleset=self.settings.ruleset,
             decks=Decks(small, large),
         )
-        try:
-            game = new_game(setup)
-        except KorapsyonError as exc:
-            raise LobbyError("bad_setup", str(exc)) from None
-        self.last_write = self.store.start_game(self.code, msgspec.to_builtins(setup), time.time())
-        await asyncio.wrap_future(self.last_write)
-        self.status = "playing"
-        self.session = GameSession(self, game, setup)
-        self.broadcast_lobby()
-        self.session.resume_timer(None)  # the first step's timer
-        for conn in self.connections:
-            self.session.send_view(conn)
-        self.session._changed()  # bots begin
 
     def restore(self, row: RoomRow) -> None:
         """Rebuild from the store: the lobby, and the game by replaying its record."""
@@ -316,6 +299,10 @@ class Room:
             return "spectator", None, False
         raise LobbyError("bad_hello", "say who you are: a seat token, the host token or spectate")
 
+    def tokens(self) -> list[str | None]:
+        """The digests of every token of the room: the host's, the moderator's, the seats'."""
+        return [self.host_token, self.moderator_token, *(seat.token for seat in self.seats)]
+
     def info(self) -> RoomInfo:
         """What anyone in the room (or the lobby page) may see."""
         connected = {c.seat for c in self.connections if c.seat is not None and not c.closed}
@@ -331,10 +318,41 @@ class Room:
             spectators=sum(1 for c in self.connections if c.role == "spectator"),
         )
 
+    def lobby_frame(self) -> bytes:
+        return encode(Lobby(msgspec.to_builtins(self.info())))
+
     def broadcast_lobby(self) -> None:
-        message = Lobby(msgspec.to_builtins(self.info()))
-        for conn in self.connections:
-            conn.send(message)
+        """The lobby changed (seats, settings, status): every connection gets it on the
+        event loop's next turn, once however many changes that turn made."""
+        self._send_lobby_in(0.0)
+
+    def presence_changed(self) -> None:
+        """A connection came or went (who is connected, how many watch): every connection
+        gets the lobby, at most once every PRESENCE_SECONDS, so that clients coming and
+        going cost the room one frame per connection per PRESENCE_SECONDS, not one per
+        connection per change (spectators need no token)."""
+        self._send_lobby_in(max(0.0, self.lobby_sent + PRESENCE_SECONDS - time.monotonic()))
+
+    def _send_lobby_in(self, delay: float) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a tool using the hub): nobody is connected
+            return
+        when = loop.time() + delay
+        if self.lobby_pending is not None:
+            if self.lobby_due <= when:
+                return  # already due as soon
+            self.lobby_pending.cancel()
+        self.lobby_due = when
+        self.lobby_pending = loop.call_at(when, self._send_lobby)
+
+    def _send_lobby(self) -> None:
+        self.lobby_pending = None
+        self.lobby_sent = time.monotonic()
+        if self.connections:
+            frame = self.lobby_frame()
+            for conn in self.connections:
+                conn.send_raw(frame)
 
 
 class Hub:
@@ -352,6 +370,7 @@ class Hub:
         self.shards = shards or Shards.single(base_url)  # the workers, if more than one
         self.trace = trace  # benchmarks: acks and updates say which actions they include
         self.rooms: dict[str, Room] = {}
+        self.damaged: dict[str, str] = {}  # rooms that could not be rebuilt: code -> why
 
     def create_room(self, settings: RoomSettings) -> tuple[Room, str, str | None]:
         """A new room: (room, host token, moderator token if a human moderates). Its random
@@ -386,13 +405,14 @@ class Hub:
     def _new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
-            if code not in self.rooms:
+            if code not in self.rooms and code not in self.damaged:
                 return code
 
     async def room(self, code: str) -> Room:
         """The room ``code``: in memory, or rebuilt from the store if it was evicted (read
         off the event loop: a slow or unreachable database holds up only this request)."""
         code = code.upper()
+        self._refuse_damaged(code)
         room = self.rooms.get(code)
         if room is None and _is_code(code) and not self.shards.owns(code):
             raise Elsewhere(code, self.shards.url_of(code))
@@ -401,29 +421,40 @@ class Hub:
             room = self.rooms.get(code)  # another request may have rebuilt it meanwhile
             if room is None and row is not None:
                 room = self._rebuild(row)
+                if room is None:
+                    return await self.room(code)  # set aside: say so
         if room is None:
             raise LobbyError("no_room", f"there is no room {code!r}", 404)
         room.touched = time.monotonic()
         return room
 
     def restore(self) -> int:
-        """Rebuild every unfinished room this worker owns from the store; returns how many."""
+        """Rebuild every unfinished room this worker owns from the store; returns how many
+        were rebuilt. A room that cannot be rebuilt is set aside (:meth:`_rebuild`): it
+        never keeps the server, or any other room, from starting."""
         rows = self.store.load_rooms(owned=self.shards.owns)
-        for row in rows:
-            self._rebuild(row)
-        return len(rows)
+        return sum(self._rebuild(row) is not None for row in rows)
 
-    def _rebuild(self, row: RoomRow) -> Room:
-        settings = msgspec.convert(row.settings, RoomSettings)
-        room = Room(
-            self,
-            row.code,
-            settings=settings,
-            host_token=row.host_token,
-            moderator_token=row.moderator_token,
-            created_at=row.created_at,
-        )
-        room.restore(row)
+    def _rebuild(self, row: RoomRow) -> Room | None:
+        """The room of ``row``, rebuilt from the store; or, if that fails (a record the
+        rules refuse, seats that do not match the deal, settings this version cannot
+        read), None: the room is logged and marked damaged (:attr:`damaged`), requests for
+        it are refused with ``room_damaged``, and the store keeps it as it was."""
+        try:
+            settings = msgspec.convert(row.settings, RoomSettings)
+            room = Room(
+                self,
+                row.code,
+                settings=settings,
+                host_token=row.host_token,
+                moderator_token=row.moderator_token,
+                created_at=row.created_at,
+            )
+            room.restore(row)
+        except Exception as exc:
+            self.damaged[row.code] = f"{type(exc).__name__}: {exc}"
+            log.exception("room %s cannot be rebuilt from the store: set aside", row.code)
+            return None
         self.rooms[row.code] = room
         return room
 
@@ -442,17 +473,61 @@ class Hub:
                 idle.append(code)
         for code in idle:
             room = self.rooms.pop(code)
+            if room.lobby_pending is not None:  # nobody is left to send it to
+                room.lobby_pending.cancel()
+                room.lobby_pending = None
             room.session = None  # the session refers to its room: undo the cycle, so that
             # counting references frees them at once (they have aged into the collector's
             # oldest generation, which a loaded server rarely collects)
         return len(idle)
 
-    def record(self, code: str) -> Record | None:
-        """A finished game's record (from memory, or from the store)."""
-        room = self.rooms.get(code.upper())
-        if room is not None and room.session is not None:
-            return room.session.record() if room.session.game.is_over else None
-        row = self.store.load_room(code.upper())
-        if row is None or row.setup is None or row.status != "finished":
-            return None
-        return stored_record(row)
+    def record(self, code: str, secret: str) -> Record:
+        """A finished game's record (from memory, or from the store, so any worker has it),
+        for its table: the holder of one of its room's tokens (a seat's, the host's or the
+        moderator's), or anyone if the host chose to publish it (``public_record``; the
+        record holds every secret ballot: docs/RULINGS.md). Raises LobbyError."""
+        code = code.upper()
+        self._refuse_damaged(code)
+        room = self.rooms.get(code)
+        if room is not None:
+            settings, tokens = room.settings, room.tokens()
+            record = room.session.record() if room.session and room.session.game.is_over else None
+        else:
+            row = self.store.load_room(code)
+            if row is None:
+                raise LobbyError("no_record", f"room {code!r} has no finished game", 404)
+            settings = msgspec.convert(row.settings, RoomSettings)
+            tokens = [row.host_token, row.moderator_token, *(seat.token for seat in row.seats)]
+            finished = row.setup is not None and row.status == "finished"
+            record = stored_record(row) if finished else None
+        if not settings.public_record and not _opens(secret, tokens):
+            raise LobbyError(
+                "not_at_table",
+                "a game's record is for its table: ask with a seat's, the host's or the "
+                "moderator's token (Authorization: Bearer <token>)",
+                403,
+            )
+        if record is None:
+            raise LobbyError("no_record", f"room {code!r} has no finished game", 404)
+        return record
+
+    def _refuse_damaged(self, code: str) -> None:
+        if code in self.damaged:
+            raise LobbyError(
+                "room_damaged",
+                f"room {code} could not be rebuilt from the store after a restart; it is "
+                "closed until the server's operator repairs it (the other rooms are not "
+                "affected, and nothing of it was changed)",
+                503,
+            )
+
+
+def _opens(secret: str, digests: list[str | None]) -> bool:
+    """Whether ``secret`` is the token of one of these digests (compared in constant time,
+    each of them)."""
+    hashed = digest(secret) if secret else ""
+    found = False
+    for known in digests:
+        if known is not None and secrets.compare_digest(hashed, known):
+            found = True
+    return found

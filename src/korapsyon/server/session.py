@@ -38,7 +38,7 @@ from ..rules.events import StepStarted, visible_to
 from ..rules.game import Game
 from ..rules.roles import Role
 from ..rules.steps import Step
-from ..rules.views import View, ViewTracker, votes_cast
+from ..rules.views import MODERATOR_VIEWER, View, ViewTracker, votes_cast
 from ..store.sql import ChatRow, StoreError, WriteLog
 from .connection import Connection
 from .protocol import (
@@ -536,26 +536,26 @@ class GameSession:
         frame a message, a cover of the same length for those it may not read (R-70: the
         same frames, in number and length, whatever its role; covers of the Corrupt
         channel's messages reached every connection live too)."""
-        corrupt = conn in self.readers_of("corrupt")
+        corrupt = self.reads(conn, "corrupt")
         return [
             body if row.channel == "public" or corrupt else cover
             for row in self.chat[-CHAT_HISTORY:]
             for body, cover in (_chat_frames(row),)
         ]
 
-    def readers_of(self, channel: str) -> list[Connection]:
-        if channel == "public":
-            return list(self.room.connections)
+    def reads(self, conn: Connection, channel: str) -> bool:
+        """Whether ``conn`` may read ``channel``: the table's, everyone; the Corrupt
+        channel, the Corrupt Politicians (R-23) and the moderator."""
+        if channel == "public" or conn.role == "moderator":
+            return True
         game = self.game
-        return [
-            c
-            for c in self.room.connections
-            if c.role == "moderator"
-            or (c.seat is not None and game.roles[game.seat(c.seat)] is Role.CORRUPT_POLITICIAN)
-        ]
+        return conn.seat is not None and game.roles[game.seat(conn.seat)] is Role.CORRUPT_POLITICIAN
 
     async def post(self, conn: Connection, channel: str, text: str) -> int:
-        author = conn.seat or ("moderator" if conn.role == "moderator" else "host")
+        """Post ``text`` for ``conn``: its author is the seat's name, or for the host
+        without a seat and the moderator ``@host`` / ``@moderator``, which no seat's name
+        can be (names never start with "@"), so their messages cannot be forged."""
+        author = conn.seat or (MODERATOR_VIEWER if conn.role == "moderator" else HOST)
         row = ChatRow(len(self.chat), channel, author, text, self.game.year, time.time())
         self.chat.append(row)
         try:
@@ -569,9 +569,8 @@ class GameSession:
         # same length would on the table's channel: the message to its readers, a cover to
         # everyone else (players, the board, spectators)
         body, cover = _chat_frames(row)
-        readers = self.readers_of(channel)
         for other in self.room.connections:
-            other.send_raw(body if other in readers else cover)
+            other.send_raw(body if self.reads(other, channel) else cover)
         return row.seq
 
     def record(self) -> Record:

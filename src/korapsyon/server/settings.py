@@ -40,6 +40,7 @@ class RoomSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit
     discussion_seconds: Seconds | None = None  # the host's discussion timer
     bot_delay: tuple[Seconds, Seconds] = (1.0, 4.0)  # a bot seat thinks this long (min, max)
     timers: bool = True  # False: steps wait for every decision (tests, teaching games)
+    public_record: bool = False  # the finished game's record for anyone, not only the table
 
     def duration(self, step: str) -> float:
         if step == "discussion" and self.discussion_seconds is not None:

@@ -86,7 +86,7 @@ class Phone {
     this.nudge(view);
     this.news.update(room.fresh);
     renderIfChanged(this.slots.end, [language(), view.status, view.outcome, room.timeline.length], () =>
-      view.outcome ? endScreen(room.code, view, room.timeline) : [],
+      view.outcome ? endScreen(room, view) : [],
     );
     // redrawn only when what they show changed (a redraw would close an open <select>)
     renderIfChanged(this.slots.decision, [language(), view, this.decisions.version], () => this.decisionOrInfo(view));

@@ -82,9 +82,11 @@ export class Chat {
   }
 }
 
+/** The host (without a seat) and the moderator post as `@host` / `@moderator`, which no
+ * seat's name can be: only the server marks their messages. */
 function authorName(author) {
-  if (author === 'host') return `🎙 ${t('chat.host')}`;
-  if (author === 'moderator') return `🎙 ${t('chat.moderator')}`;
+  if (author === '@host') return `🎙 ${t('chat.host')}`;
+  if (author === '@moderator') return `🎙 ${t('chat.moderator')}`;
   return author;
 }
 

@@ -1,0 +1,93 @@
+"""A finished game's record is for its table (issue #17).
+
+Observed before the fix: ``GET /api/rooms/{code}/record`` needed no token, and the end
+screen linked to it, so anyone with the five-letter code read every committee vote, jail
+ballot, election ballot and Corrupt night choice (R-34: individual votes stay secret).
+Now any token of the room (a seat's, the host's, the moderator's) opens it, and nobody
+else, unless the host chose in the lobby to publish it (``public_record``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from korapsyon.record import read_record
+from korapsyon.server.settings import DEFAULT_DURATIONS
+from tests.security.attack import serving
+from tests.server.live import Live, add_bots, start
+
+QUICK = dict.fromkeys(DEFAULT_DURATIONS, 0.02)  # nobody waits for the one person
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[Live]:
+    with serving(f"sqlite:///{tmp_path / 'korapsyon.sqlite3'}") as server:
+        yield server
+
+
+def finished_room(live: Live, **settings: Any) -> dict[str, str]:
+    """A game of one person (who lets every timer run out, R-72) and eight bots, played
+    to its end: the room's code and every token of its table."""
+    body = {"settings": {"durations": QUICK, "bot_delay": [0.0, 0.0], **settings}}
+    with live.http() as http:
+        created = http.post("/api/rooms", json=body).json()
+        code = created["code"]
+        seat = http.post(f"/api/rooms/{code}/seats", json={"name": "Ana"}).json()
+    add_bots(live, code, created["host_token"], 8)
+    start(live, code, created["host_token"])
+    deadline = time.monotonic() + 60
+    while live.hub.rooms[code].status != "finished":
+        assert time.monotonic() < deadline, "the game did not end"
+        time.sleep(0.02)
+    tokens = {"code": code, "host": created["host_token"], "seat": seat["token"]}
+    if created["moderator_token"]:
+        tokens["moderator"] = created["moderator_token"]
+    return tokens
+
+
+def download(http: httpx.Client, code: str, token: str | None = None) -> httpx.Response:
+    headers = {"authorization": f"Bearer {token}"} if token else {}
+    return http.get(f"/api/rooms/{code}/record", headers=headers)
+
+
+def test_only_the_table_reads_a_finished_game_s_record(live: Live) -> None:
+    room = finished_room(live, moderator="human")
+    other = finished_room(live)
+    with live.http() as http:
+        for stranger in (None, "not-a-token", other["host"], other["seat"]):
+            refused = download(http, room["code"], stranger)
+            assert refused.status_code == 403, refused.text
+            assert refused.json()["error"]["code"] == "not_at_table"
+            assert "actions" not in refused.text
+        for holder in ("seat", "host", "moderator"):
+            answer = download(http, room["code"], room[holder])
+            assert answer.status_code == 200, (holder, answer.text)
+            record, bad = read_record(answer.content)
+            assert bad is None and record.actions
+            assert answer.headers["cache-control"] == "no-store"
+
+
+def test_a_record_the_host_chose_to_publish_is_anyone_s(live: Live) -> None:
+    room = finished_room(live, public_record=True)
+    with live.http() as http:
+        answer = download(http, room["code"])
+        assert answer.status_code == 200
+        assert read_record(answer.content)[1] is None
+        assert http.get(f"/api/rooms/{room['code']}").json()["settings"]["public_record"]
+
+
+def test_a_game_in_play_has_no_record_and_says_nothing_to_strangers(live: Live) -> None:
+    with live.http() as http:
+        created = http.post("/api/rooms", json={"settings": {"timers": False}}).json()
+        code, host = created["code"], created["host_token"]
+        add_bots(live, code, host, 9)
+        start(live, code, host)
+        assert download(http, code).json()["error"]["code"] == "not_at_table"
+        missing = download(http, code, host)
+        assert missing.status_code == 404 and missing.json()["error"]["code"] == "no_record"
