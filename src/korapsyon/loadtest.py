@@ -294,20 +294,30 @@ def _free(port: int) -> bool:
     return True
 
 
+LOAD_OPTIONS = (
+    "--trace", "--limit-messages", "1000",
+    # every simulated client comes from 127.0.0.1: no per-address limits
+    "--limit-requests", "0", "--limit-rooms", "0", "--limit-connections", "0",
+    "--limit-connects", "0",
+    # finished rooms are replaced at once: free them within the run
+    "--evict-after", "60",
+)  # fmt: skip
+"""The options of the server the load benchmark starts."""
+
+
 @contextlib.contextmanager
-def spawned_server(db: str | None = None, workers: int = 1) -> Any:
-    """A ``korapsyon serve --trace`` (with ``workers`` worker processes) started for the
-    test, on free ports and a fresh SQLite file (unless ``db`` is given)."""
+def spawned_server(
+    db: str | None = None, workers: int = 1, options: Iterable[str] = LOAD_OPTIONS
+) -> Any:
+    """A ``korapsyon serve`` with these ``options`` (by default the load benchmark's: trace
+    mode, no per-address limits) and ``workers`` worker processes, started for the test,
+    on free ports and a fresh SQLite file (unless ``db`` is given)."""
     port = free_port(workers)
     with tempfile.TemporaryDirectory() as folder:
         database = db or str(Path(folder) / "load.sqlite3")
         command = [
             sys.executable, "-m", "korapsyon", "serve", "--port", str(port), "--db", database,
-            "--trace", "--limit-messages", "1000", "--workers", str(workers),
-            # every simulated client comes from 127.0.0.1: no per-address limits
-            "--limit-requests", "0", "--limit-rooms", "0", "--limit-connections", "0",
-            # finished rooms are replaced at once: free them within the run
-            "--evict-after", "60",
+            "--workers", str(workers), *options,
         ]  # fmt: skip
         process = subprocess.Popen(command, preexec_fn=raise_file_limit)  # noqa: PLW1509
         try:

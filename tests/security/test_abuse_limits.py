@@ -27,7 +27,7 @@ from korapsyon.server.names import check_name
 from tests.security.attack import Deaf, Socket, human_room, serving
 from tests.server.live import Live
 
-LIMITS = Limits(requests=20, rooms=3, sockets=4)
+LIMITS = Limits(requests=20, rooms=3, sockets=4, connects=0)
 NAMES = table(9)
 
 
@@ -190,7 +190,7 @@ def test_a_client_that_stops_reading_does_not_hold_up_its_room(tmp_path: Path) -
     everyone else in the room would hear nothing until the keep-alive ping gave up on it
     (90 s). After ``send_seconds`` (here 0.5 s) the server drops it, with a reason, and the
     others get every message."""
-    limits = Limits(messages=10**6, chats=10**6, send_seconds=0.5)
+    limits = Limits(messages=10**6, chats=10**6, send_seconds=0.5, connects=0)
     with serving(f"sqlite:///{tmp_path / 'korapsyon.sqlite3'}", limits) as live:
         code, _host, tokens = human_room(live, NAMES)
         deaf = Deaf(live, {"room": code, "token": tokens[NAMES[0]]})
@@ -273,12 +273,14 @@ def test_names_are_checked_over_http_and_a_refusal_seats_nobody(live: Live) -> N
 
 # ---------------------------------------------------------------- the limits themselves
 def test_a_count_of_zero_turns_a_per_address_limit_off() -> None:
-    """``serve --limit-requests 0 --limit-rooms 0 --limit-connections 0`` (the load
-    benchmark: 13,000 WebSockets and 1,000 rooms from one address)."""
-    unlimited = AddressLimits(Limits(requests=0, rooms=0, sockets=0))
+    """``serve --limit-requests 0 --limit-rooms 0 --limit-connections 0
+    --limit-connects 0`` (the load benchmark: 13,000 WebSockets and 1,000 rooms from one
+    address)."""
+    unlimited = AddressLimits(Limits(requests=0, rooms=0, sockets=0, connects=0))
     assert all(unlimited.requests.allow("127.0.0.1") for _ in range(20_000))
     assert all(unlimited.rooms.allow("127.0.0.1") for _ in range(2_000))
     assert all(unlimited.open_socket("127.0.0.1") for _ in range(20_000))
+    assert all(unlimited.connects.allow("127.0.0.1") for _ in range(20_000))
 
 
 def test_forgotten_addresses_free_their_memory() -> None:

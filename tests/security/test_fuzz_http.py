@@ -33,7 +33,7 @@ from tests.server.live import Live, add_bots, start
 
 EXAMPLES = int(os.environ.get("KORAPSYON_FUZZ_EXAMPLES", "50"))
 # Fuzzing is not throttled: the per-address limits are tested in test_abuse_limits.
-UNLIMITED = Limits(requests=0, rooms=0, sockets=0)
+UNLIMITED = Limits(requests=0, rooms=0, sockets=0, connects=0)
 
 
 @pytest.fixture(scope="module")

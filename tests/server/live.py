@@ -65,10 +65,11 @@ class Live:
 def running(db_url: str, port: int | None = None, limits: Limits | None = None) -> Iterator[Live]:
     """A server over ``db_url`` (migrated, restored) until the block ends, with ``serve``'s
     uvicorn options. Machines play faster than people: by default the per-connection
-    message limit is raised."""
+    message limit is raised, and the WebSockets an address may open in a minute are not
+    limited (every test client is on loopback)."""
     store = SqlStore(db_url)
     port = port or free_port()
-    limits = limits or Limits(messages=1000)
+    limits = limits or Limits(messages=1000, connects=0)
     app = build_app(store, base_url=f"http://127.0.0.1:{port}", limits=limits)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, **UVICORN_OPTIONS))
     thread = threading.Thread(target=server.run, daemon=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, expect
 
-from tests.server.live import add_bots, free_port, running, start
+from tests.server.live import Live, add_bots, free_port, running, start
 from tests.web.harness import (
     Tabs,
     api_room,
@@ -63,3 +63,44 @@ def test_a_phone_reconnects_to_its_seat_after_the_server_restarts(
             tabs.close()
     finally:
         tabs.close()
+
+
+def test_a_seat_opened_on_a_second_screen_moves_there_once_and_can_come_back(
+    live: Live, tabs: Tabs
+) -> None:
+    """Issue #17: a seated player who opens the join link again (a re-scan of the QR code)
+    had two tabs taking the connection from each other every second, for ever. The newest
+    tab wins; the older one says why over the whole page, stops reconnecting, and takes
+    the seat back with one tap, which moves the offer to the other tab."""
+    code, host_token = api_room(live)
+    stored = api_seat(live, code, "Zenaida")
+    add_bots(live, code, host_token, 8)
+    first = tabs.open("first", f"/play?room={code}", storage={f"korapsyon:{code}": stored})
+    start(live, code, host_token)
+    wait_for_game(live, code)
+    expect(first.el("night-screen")).to_be_visible()
+    second = tabs.open_beside(first, "second", f"/play?room={code}")
+    expect(second.el("night-screen")).to_be_visible()
+    expect(first.el("replaced")).to_be_visible()
+    expect(first.el("connection")).to_have_attribute("data-state", "closed")
+    room = live.hub.rooms[code]
+
+    def seat_connections() -> list[object]:
+        return [c for c in room.connections if c.seat == "Zenaida" and not c.closed]
+
+    # the second tab plays on (its night decision is taken) while the first stays put
+    snap = snapshot(second)
+    decide(second, snap, cautious(snap))
+    wait_after_confirm(second, snap)
+    assert any(a.player == "Zenaida" for a in live.game(code).actions)
+    assert len(seat_connections()) == 1
+    expect(first.el("replaced")).to_be_visible()
+    expect(second.el("replaced")).to_have_count(0)
+    first.el("take-back").click()
+    expect(second.el("replaced")).to_be_visible()
+    expect(first.el("replaced")).to_have_count(0)
+    expect(first.el("connection")).to_have_attribute("data-state", "open")
+    step = live.game(code).step
+    assert step is not None  # (the game waits for Zenaida: no timers)
+    expect(first.el("screen")).to_have_attribute("data-step", step.value)
+    assert len(seat_connections()) == 1

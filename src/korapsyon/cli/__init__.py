@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from .bench import bench
+from .churn import churn
 from .crashtest import crashtest
 from .loadtest import loadtest
 from .play import play
@@ -28,3 +29,4 @@ main.add_command(serve)
 main.add_command(protocol)
 main.add_command(loadtest)
 main.add_command(crashtest)
+main.add_command(churn)

@@ -66,6 +66,20 @@ def database_url(db: str | None) -> str:
     help="WebSockets open at once from one address (0: no limit).",
 )
 @click.option(
+    "--limit-connects",
+    default=Limits.connects,
+    show_default=True,
+    type=click.IntRange(0),
+    help=f"WebSockets one address may open in {Limits.connects_seconds:g} s (0: no limit).",
+)
+@click.option(
+    "--limit-spectators",
+    default=Limits.spectators,
+    show_default=True,
+    type=click.IntRange(0),
+    help="Spectators watching one room at once (0: no limit).",
+)
+@click.option(
     "--limit-body",
     default=Limits.body_bytes,
     show_default=True,
@@ -108,6 +122,8 @@ def serve(  # noqa: PLR0917
     limit_requests: int,
     limit_rooms: int,
     limit_connections: int,
+    limit_connects: int,
+    limit_spectators: int,
     limit_body: int,
     limit_send_seconds: float,
     evict_after: float,
@@ -142,6 +158,8 @@ def serve(  # noqa: PLR0917
         requests=limit_requests,
         rooms=limit_rooms,
         sockets=limit_connections,
+        connects=limit_connects,
+        spectators=limit_spectators,
         body_bytes=limit_body,
         send_seconds=limit_send_seconds,
     )

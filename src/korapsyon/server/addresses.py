@@ -1,5 +1,6 @@
-"""Abuse limits per client address: lobby API requests and rooms created in a window, and
-WebSockets open at once (the numbers are :class:`~korapsyon.server.connection.Limits`).
+"""Abuse limits per client address: lobby API requests, rooms created and WebSockets opened
+in a window, and WebSockets open at once (the numbers are
+:class:`~korapsyon.server.connection.Limits`).
 
 An address is the client's IP address as uvicorn reports it (behind a reverse proxy on this
 machine, the one it names in X-Forwarded-For). Addresses whose window has emptied are
@@ -63,6 +64,7 @@ class AddressLimits:
         self.limits = limits
         self.requests = PerAddress(limits.requests, limits.requests_seconds)
         self.rooms = PerAddress(limits.rooms, limits.rooms_seconds)
+        self.connects = PerAddress(limits.connects, limits.connects_seconds)
         self.sockets: dict[str, int] = {}  # WebSockets open now, per address
 
     def open_socket(self, address: str) -> bool:

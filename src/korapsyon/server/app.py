@@ -41,6 +41,9 @@ from .shards import Shards
 from .web import web_routes
 
 HELLO_SECONDS = 10.0
+REFUSAL_HOLD = 1.0  # a socket refused for opening too often waits this long for its answer
+REPLACED = "this seat was opened on another screen"
+REPLACED_CLOSE = 4001  # the close code of a seat's connection that a newer one replaced
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """Characters that would reorder the text shown after them (chat refuses them)."""
 
@@ -335,6 +338,16 @@ class Server:
             )
             return
         try:
+            if not self.addresses.connects.allow(address):
+                limits = self.limits
+                await asyncio.sleep(REFUSAL_HOLD)  # (still counted among its open sockets)
+                await _refuse(
+                    ws,
+                    "too_many_connects",
+                    f"at most {limits.connects} new connections in {limits.connects_seconds:g} s "
+                    "from one address: try again in a minute",
+                )
+                return
             await serve_connection(self.hub, ws, send, self.limits)
         finally:
             self.addresses.close_socket(address)
@@ -449,6 +462,10 @@ async def serve_connection(hub: Hub, ws: WebSocket, send: Send, limits: Limits) 
             raise LobbyError("protocol", f"this server speaks protocol {p.PROTOCOL_VERSION}")
         room = await hub.room(hello.room)
         role, seat, host = room.identify(hello.token, hello.host_token, hello.spectate)
+        if role == "spectator" and room.spectators() >= limits.spectators > 0:
+            raise LobbyError(
+                "too_many_spectators", f"at most {limits.spectators} spectators watch a room"
+            )
     except (msgspec.DecodeError, LobbyError) as exc:
         code = exc.code if isinstance(exc, LobbyError) else "malformed"
         await _refuse(ws, code, str(exc), accepted=True)
@@ -488,10 +505,11 @@ def _join(room: Room, conn: Connection) -> None:
     """Send a new connection its welcome, the view and the chat so far, and only then make
     it one of the room's connections (if any of it fails, it never was one); then its
     lobby, which counts it. The same seat connected elsewhere is let go first."""
-    if conn.seat is not None:
+    if conn.seat is not None:  # the newest connection of a seat wins; the older is told
         for other in list(room.connections):
             if other.seat == conn.seat:
-                other.close("this seat connected again elsewhere")
+                other.send(p.Error(None, "replaced", REPLACED))
+                other.close(REPLACED, REPLACED_CLOSE)
                 room.connections.remove(other)
     now = time.time()
     conn.send(p.Welcome(p.PROTOCOL_VERSION, room.code, conn.role, conn.seat, conn.host, now))

@@ -51,8 +51,11 @@ class Limits:
     Per connection: messages of any kind and chat posts in a window; a connection that goes
     on sending after it is refused (``flood`` times its message limit in one window) is
     closed; one whose sends have waited ``send_seconds`` (it stopped reading) is dropped.
+    Per room: spectators watching at once (they need no token).
     Per request: the body's size. Per client address: lobby API requests in a
-    window, rooms created in a window, WebSockets open at once; a count of 0 turns that
+    window, rooms created in a window, WebSockets open at once and opened in a window (a
+    refusal of the last is held open for REFUSAL_HOLD seconds, so that a client opening
+    and closing sockets in a loop gets one try per socket per hold); a count of 0 turns that
     per-address limit off (benchmarks from one address). Loopback is not exempt: behind a
     reverse proxy every client would be 127.0.0.1 (uvicorn reads X-Forwarded-For from a
     proxy on this machine, so the proxy must set it).
@@ -69,6 +72,9 @@ class Limits:
     rooms: int = 30
     rooms_seconds: float = 3600.0
     sockets: int = 200
+    connects: int = 60
+    connects_seconds: float = 60.0
+    spectators: int = 50
     send_seconds: float = 10.0
 
 

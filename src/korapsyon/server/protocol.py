@@ -146,7 +146,9 @@ class Error(_Message, frozen=True, tag="error"):
     """Refused, and nothing changed. ``code`` is stable (``malformed``, ``not_your_seat``,
     ``rate_limited``, ``muted``, ``elsewhere`` (another worker serves the room), a rule's
     code such as ``consecutive_protect``...); ``message`` says why, naming the rule id where
-    a rule refused it."""
+    a rule refused it. ``replaced`` (no ``id``): this seat connected again from another
+    screen, which now has it; this connection is closed (code 4001) and should not
+    reconnect by itself (the web client offers to take the seat back)."""
 
     id: int | None
     code: str

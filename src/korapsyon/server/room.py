@@ -315,8 +315,11 @@ class Room:
                 for i, s in enumerate(self.seats)
             ],
             settings=self.settings,
-            spectators=sum(1 for c in self.connections if c.role == "spectator"),
+            spectators=self.spectators(),
         )
+
+    def spectators(self) -> int:
+        return sum(1 for c in self.connections if c.role == "spectator")
 
     def lobby_frame(self) -> bytes:
         return encode(Lobby(msgspec.to_builtins(self.info())))

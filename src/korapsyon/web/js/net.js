@@ -109,7 +109,12 @@ export async function api(method, path, body, hostToken) {
 }
 
 /** Errors after which reconnecting cannot help: the hello itself is refused. */
-const FATAL = new Set(['bad_token', 'no_room', 'bad_hello', 'protocol', 'no_spectators', 'elsewhere']);
+const FATAL = new Set([
+  'bad_token', 'no_room', 'bad_hello', 'protocol', 'no_spectators', 'too_many_spectators', 'elsewhere', 'room_damaged',
+]);
+
+/** The close code of a seat's connection that a newer one (another tab or phone) replaced. */
+const REPLACED_CLOSE = 4001;
 
 const PING_SECONDS = 20;
 
@@ -128,13 +133,17 @@ export class Link {
   /**
    * `hello`: the hello message's fields besides `type` (room, token, host_token,
    * spectate). `onMessage(message)` gets every message from the server;
-   * `onState('open'|'closed')` the connection's state; `onFatal(error)` a refused hello.
+   * `onState('open'|'closed')` the connection's state; `onFatal(error)` a refused hello;
+   * `onReplaced()` this seat connected again from another screen, which now has it: this
+   * link stops (no reconnecting, which would take the seat back and start a fight) until
+   * `resume()`.
    */
-  constructor(hello, { onMessage, onState, onFatal }) {
+  constructor(hello, { onMessage, onState, onFatal, onReplaced }) {
     this.hello = hello;
     this.onMessage = onMessage;
     this.onState = onState;
     this.onFatal = onFatal;
+    this.onReplaced = onReplaced;
     this.nextId = 1;
     this.pending = new Map(); // id -> {resolve, reject}
     this.offset = 0; // server clock minus ours, in seconds
@@ -152,7 +161,20 @@ export class Link {
       ws.send(JSON.stringify({ type: 'hello', ...this.hello }));
     });
     ws.addEventListener('message', (event) => this.receive(JSON.parse(event.data)));
-    ws.addEventListener('close', () => this.closed(ws));
+    ws.addEventListener('close', (event) => this.closed(ws, event.code));
+  }
+
+  /** Connect again after `onReplaced`: this screen takes the seat back. */
+  resume() {
+    this.stopped = false;
+    this.delay = 500;
+    this.connect();
+  }
+
+  replaced() {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.onReplaced();
   }
 
   receive(message) {
@@ -165,6 +187,8 @@ export class Link {
       this.pinger = setInterval(() => this.send({ type: 'ping' }).catch(() => {}), PING_SECONDS * 1000);
     } else if (['ack', 'pong'].includes(message.type) || (message.type === 'error' && message.id !== null)) {
       this.settle(message);
+    } else if (message.type === 'error' && message.code === 'replaced') {
+      this.replaced();
     } else if (message.type === 'error' && FATAL.has(message.code)) {
       this.stopped = true;
       this.onFatal(message);
@@ -183,8 +207,9 @@ export class Link {
     else if (waiting) waiting.reject(Object.assign(new Error(answer.message), { code: answer.code }));
   }
 
-  closed(ws) {
+  closed(ws, code) {
     if (ws !== this.ws) return;
+    if (code === REPLACED_CLOSE) this.replaced(); // (the error before it may be lost)
     clearInterval(this.pinger);
     this.onState('closed');
     for (const waiting of this.pending.values()) {

@@ -107,8 +107,37 @@ export class RoomState {
         onMessage: (message) => this.receive(message),
         onState: (state) => setConnection(state),
         onFatal: (error) => this.refused(error),
+        onReplaced: () => this.replaced(),
       },
     );
+  }
+
+  /**
+   * This seat was opened on another screen (a second tab, the QR code scanned again),
+   * which now has it: say so over the page, with one button to take it back here.
+   */
+  replaced() {
+    const notice = h(
+      'div',
+      { testid: 'replaced', class: 'overlay', role: 'alertdialog', 'aria-labelledby': 'replaced-text' },
+      h(
+        'div',
+        { class: 'overlay-box' },
+        h('p', { id: 'replaced-text', text: `📱 ${t('replaced.text')}` }),
+        h('button', {
+          type: 'button',
+          testid: 'take-back',
+          class: 'primary',
+          text: t('replaced.take_back'),
+          onclick: () => {
+            notice.remove();
+            this.link.resume();
+          },
+        }),
+      ),
+    );
+    document.body.append(notice);
+    notice.querySelector('button').focus();
   }
 
   /**
@@ -154,7 +183,7 @@ export class RoomState {
         this.chat.push(message);
         break;
       case 'error':
-        if (message.id === null) showError(message.message);
+        if (message.id === null && message.code !== 'replaced') showError(message.message);
         return;
       default:
         return;
