@@ -18,8 +18,8 @@ import httpx
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
-from korapsyon.cli.serve import UVICORN_OPTIONS
 from korapsyon.rules import Game
+from korapsyon.server import runtime
 from korapsyon.server.app import build_app
 from korapsyon.server.connection import Limits
 from korapsyon.server.room import Hub
@@ -62,16 +62,26 @@ class Live:
 
 
 @contextmanager
-def running(db_url: str, port: int | None = None, limits: Limits | None = None) -> Iterator[Live]:
-    """A server over ``db_url`` (migrated, restored) until the block ends, with ``serve``'s
-    uvicorn options. Machines play faster than people: by default the per-connection
-    message limit is raised, and the WebSockets an address may open in a minute are not
-    limited (every test client is on loopback)."""
+def running(
+    db_url: str,
+    port: int | None = None,
+    limits: Limits | None = None,
+    proxies: tuple[str, ...] = ("127.0.0.1",),
+    origins: tuple[str, ...] = (),
+    **guards: Any,
+) -> Iterator[Live]:
+    """A server over ``db_url`` (migrated, restored) until the block ends, run by uvicorn as
+    ``serve`` runs it, trusting X-Forwarded-For from ``proxies`` (by default from loopback:
+    the tests speak from made-up addresses, as through a reverse proxy). Machines play
+    faster than people: by default the per-connection message limit is raised, and the
+    WebSockets an address may open in a minute are not limited (every test client is on
+    loopback). ``origins``: as ``serve --allow-origin``; ``guards``:
+    :func:`korapsyon.server.runtime.config`'s (request_seconds, per_address)."""
     store = SqlStore(db_url)
     port = port or free_port()
     limits = limits or Limits(messages=1000, connects=0)
-    app = build_app(store, base_url=f"http://127.0.0.1:{port}", limits=limits)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, **UVICORN_OPTIONS))
+    app = build_app(store, base_url=f"http://127.0.0.1:{port}", limits=limits, origins=origins)
+    server = uvicorn.Server(runtime.config(app, "127.0.0.1", port, proxies=proxies, **guards))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

@@ -10,7 +10,6 @@ import os
 import random
 import signal
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,7 +25,7 @@ from korapsyon.record import read_record, replay
 from korapsyon.selfplay import table
 from korapsyon.server.protocol import PROTOCOL_VERSION
 from korapsyon.server.shards import Shards
-from korapsyon.server.workers import STARTUP_SECONDS, WorkerFailed, supervise
+from korapsyon.server.workers import WorkerFailed, supervise
 from tests.server.live import Client, open_client, play
 
 
@@ -39,7 +38,8 @@ class Workers:
 
     def worker(self, index: int) -> psutil.Process:
         for child in psutil.Process(self.pid).children():
-            if child.cmdline()[-2:] == ["--worker", str(index)]:
+            line = child.cmdline()
+            if any(line[k : k + 2] == ["--worker", str(index)] for k in range(len(line))):
                 return child
         raise LookupError(f"no worker {index}")
 
@@ -179,10 +179,9 @@ def test_games_on_both_workers_survive_one_killed_mid_game(workers: Workers) -> 
 
     first = asyncio.run(both(stop_after=30, start=True))
     assert min(first) >= 30
-    # kill -9 worker 1 (once it has outlived its start-up): the supervisor starts it again,
-    # and it rebuilds its game from the store
+    # kill -9 worker 1 (it has started: it answered, so it told the supervisor first): the
+    # supervisor starts it again, and it rebuilds its game from the store
     victim = workers.worker(1)
-    time.sleep(max(0.0, victim.create_time() + STARTUP_SECONDS + 0.5 - time.time()))
     victim.send_signal(signal.SIGKILL)
     victim.wait(timeout=10)
     assert wait_healthy(workers.urls[1], time.monotonic() + 30, lambda: True), "not back"
@@ -200,9 +199,14 @@ def test_games_on_both_workers_survive_one_killed_mid_game(workers: Workers) -> 
             assert len(record.actions) >= 30
 
 
+READY = "import os, sys; os.write(int(sys.argv[-1]), b'ready\\n')"  # as a worker says it
+
+
 def test_a_worker_that_dies_while_starting_stops_them_all() -> None:
+    """A worker that dies before it said it has started (``--ready-fd``) fails the whole
+    server at once, the healthy one stopped too."""
     commands = [
-        [sys.executable, "-c", "import time; time.sleep(60)"],
+        [sys.executable, "-c", f"{READY}; import time; time.sleep(60)"],
         [sys.executable, "-c", "raise SystemExit(3)"],
     ]
     before = {child.pid for child in psutil.Process().children()}
@@ -215,25 +219,26 @@ def test_a_worker_that_dies_while_starting_stops_them_all() -> None:
 def test_a_worker_that_keeps_dying_after_its_first_run_is_restarted_after_pauses(
     tmp_path: Path,
 ) -> None:
-    """Once a worker has run, its deaths no longer stop the others: it is started again,
-    at once if it ran a while, after a pause that doubles while it dies right away."""
+    """Once a worker has started, its deaths no longer stop the others: it is started
+    again, at once after a run in which it had started, and after a pause that doubles
+    while it dies before it starts again (here: it says it started, ends, and from then on
+    dies at once). Decided from what the worker said, not from how long it lived."""
     runs = tmp_path / "runs"
     flaky = (
-        f"import pathlib, time; p = pathlib.Path({str(runs)!r}); "
+        f"import os, pathlib, sys; p = pathlib.Path({str(runs)!r}); "
         "n = len(p.read_text()) if p.exists() else 0; p.write_text('x' * (n + 1)); "
-        f"time.sleep({STARTUP_SECONDS + 1} if n == 0 else 0)"
+        "n or os.write(int(sys.argv[-1]), b'ready\\n')"
     )
-    steady = "import time; time.sleep(60)"
+    steady = f"{READY}; import time; time.sleep(60)"
     commands = [[sys.executable, "-c", steady], [sys.executable, "-c", flaky]]
     said: list[str] = []
-    stop = threading.Timer(STARTUP_SECONDS + 8, os.kill, (os.getpid(), signal.SIGTERM))
-    stop.start()
-    try:
-        supervise(commands, log=said.append)  # returns on SIGTERM: nothing raised
-    finally:
-        stop.cancel()  # (had it raised early, the SIGTERM must not reach pytest itself)
-    restarts = len(runs.read_text()) - 1
-    # the first death (after 11 s) restarts it at once, then pauses of 1, 2, 4 s: about
-    # four restarts in the last 8 s, where polling without pauses would make about forty
-    assert 2 <= restarts <= 8, restarts
-    assert said[:restarts] == ["worker 1 stopped (exit code 0); starting it again"] * restarts
+
+    def log(line: str) -> None:
+        said.append(line)
+        if len(said) == 4:
+            os.kill(os.getpid(), signal.SIGTERM)  # stop the supervisor (its own handler)
+
+    supervise(commands, log=log)  # returns on SIGTERM: nothing raised
+    stopped = "worker 1 stopped (exit code 0); starting it again"
+    assert said == [stopped, f"{stopped} in 1 s", f"{stopped} in 2 s", f"{stopped} in 4 s"]
+    assert len(runs.read_text()) == 4  # the first run and three restarts

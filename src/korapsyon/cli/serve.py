@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -109,7 +108,41 @@ def database_url(db: str | None) -> str:
     help="Server processes, each owning some of the rooms on its own port (PORT, PORT+1, "
     "...): one per core. Clients are sent to a room's own worker.",
 )
+@click.option(
+    "--tls-cert",
+    default=None,
+    type=click.Path(exists=True, dir_okay=False),
+    help="Serve HTTPS (and wss://) with this certificate chain (PEM); needs --tls-key.",
+)
+@click.option(
+    "--tls-key",
+    default=None,
+    type=click.Path(exists=True, dir_okay=False),
+    help="The private key (PEM) of --tls-cert.",
+)
+@click.option(
+    "--trust-proxy",
+    multiple=True,
+    metavar="ADDRESS",
+    help="Believe X-Forwarded-For and X-Forwarded-Proto from this reverse proxy's address "
+    "(repeatable). Without it no client can name its own address.",
+)
+@click.option(
+    "--public-url",
+    multiple=True,
+    metavar="URL",
+    help="The address players use, for the join links and QR codes (behind a reverse "
+    "proxy: e.g. https://korapsyon.example.org); with --workers, one per worker, in order.",
+)
+@click.option(
+    "--allow-origin",
+    multiple=True,
+    metavar="ORIGIN",
+    help="Another origin whose pages may open the game's WebSocket (this server's own "
+    "and --public-url's always may).",
+)
 @click.option("--worker", default=None, hidden=True, type=int, help="Internal: be worker K.")
+@click.option("--ready-fd", default=None, hidden=True, type=int, help="Internal: say 'ready' here.")
 @click.option(
     "--advertise", default=None, hidden=True, help="Internal: the workers' address in links."
 )
@@ -128,18 +161,24 @@ def serve(  # noqa: PLR0917
     limit_send_seconds: float,
     evict_after: float,
     workers: int,
+    tls_cert: str | None,
+    tls_key: str | None,
+    trust_proxy: tuple[str, ...],
+    public_url: tuple[str, ...],
+    allow_origin: tuple[str, ...],
     worker: int | None,
+    ready_fd: int | None,
     advertise: str | None,
 ) -> None:
     """Run the Korapsyon server.
 
-    Behind a reverse proxy on this machine, the proxy must pass each client's address in
-    X-Forwarded-For: the per-address limits count addresses, and without it every client
-    would be the proxy's 127.0.0.1. With several workers, each one's port must be reachable
-    by the clients: a room's pages, API and WebSocket are at its worker's address.
+    On a LAN, --tls-cert/--tls-key serve HTTPS, so that nobody on the Wi-Fi reads the
+    tokens and roles off the air. Behind a reverse proxy (docs/DEPLOY.md), give its address
+    with --trust-proxy (the per-address limits then count each client's own address) and
+    the players' address with --public-url. With several workers, each one's port must be
+    reachable by the clients: a room's pages, API and WebSocket are at its worker's address.
     """
-    import uvicorn
-
+    from ..server import runtime
     from ..server.app import build_app
     from ..server.shards import Shards
     from ..store.sql import SqlStore
@@ -149,9 +188,14 @@ def serve(  # noqa: PLR0917
         raise click.UsageError(f"--worker must be from 0 to {workers - 1}")
     if workers > 1 and (url == "sqlite://" or ":memory:" in url):
         raise click.UsageError("--workers needs a database they can share, not one in memory")
+    if (tls_cert is None) != (tls_key is None):
+        raise click.UsageError("--tls-cert and --tls-key go together")
+    if public_url and len(public_url) != workers:
+        raise click.UsageError(f"give --public-url once for each of the {workers} worker(s)")
     if workers > 1 and worker is None:
         _supervise(workers, host, port, url, _arguments(click.get_current_context()))
         return
+    runtime.raise_file_limit()
     store = SqlStore(url)
     limits = Limits(
         messages=limit_messages,
@@ -164,18 +208,29 @@ def serve(  # noqa: PLR0917
         send_seconds=limit_send_seconds,
     )
     address = advertise or reachable_address(host)  # (workers: the supervisor's, for all)
-    shards = Shards(tuple(f"http://{address}:{port + k}" for k in range(workers)), worker or 0)
-    app = build_app(store, limits=limits, trace=trace, evict_after=evict_after, shards=shards)
+    scheme = "https" if tls_cert else "http"
+    urls = public_url or tuple(f"{scheme}://{address}:{port + k}" for k in range(workers))
+    shards = Shards(tuple(u.rstrip("/") for u in urls), worker or 0)
+    app = build_app(
+        store,
+        limits=limits,
+        trace=trace,
+        evict_after=evict_after,
+        shards=shards,
+        origins=allow_origin,
+    )
     if worker is None:  # (workers: the supervisor has said it)
-        _announce(shards.base_url, host, port, url)
+        _announce(shards.base_url, host, port, url, scheme)
+    tls = runtime.Tls(tls_cert, tls_key) if tls_cert and tls_key else None
+    config = runtime.config(app, host, port + (worker or 0), tls=tls, proxies=trust_proxy)
     sys.setswitchinterval(SWITCH_SECONDS)
-    uvicorn.run(app, host=host, port=port + (worker or 0), **UVICORN_OPTIONS)
+    runtime.Server(config, ready_fd).run()
     store.close()
 
 
-def _announce(public: str, host: str, port: int, url: str) -> None:
+def _announce(public: str, host: str, port: int, url: str, scheme: str) -> None:
     say(f"korapsyon server on {public} (store: {url.rsplit('@', maxsplit=1)[-1]})")
-    if public != f"http://{host}:{port}":
+    if public != f"{scheme}://{host}:{port}":
         say(f"open {public} on the board's screen: the join links and QR codes point there")
 
 
@@ -184,11 +239,12 @@ def _arguments(context: click.Context) -> list[str]:
     arguments: list[str] = []
     for param in context.command.params:
         value = context.params[param.name or ""]
-        if not isinstance(param, click.Option) or value is None or value is False:
+        if not isinstance(param, click.Option) or value is None or value in (False, ()):
             continue
-        arguments.append(param.opts[0])
-        if not param.is_flag:
-            arguments.append(str(value))
+        for item in value if param.multiple else (value,):
+            arguments.append(param.opts[0])
+            if not param.is_flag:
+                arguments.append(str(item))
     return arguments
 
 
@@ -204,7 +260,9 @@ def _supervise(workers: int, host: str, port: int, url: str, arguments: list[str
     store.migrate()
     store.close()
     address = reachable_address(host)
-    _announce(f"http://{address}:{port}", host, port, url)
+    scheme = "https" if "--tls-cert" in arguments else "http"
+    public = arguments[arguments.index("--public-url") + 1] if "--public-url" in arguments else None
+    _announce(public or f"{scheme}://{address}:{port}", host, port, url, scheme)
     say(f"{workers} workers on ports {port}-{port + workers - 1}; each owns some of the rooms")
     command = [sys.executable, "-m", "korapsyon", "serve", *arguments, "--advertise", address]
     try:
@@ -218,24 +276,6 @@ SWITCH_SECONDS = 0.0005
 waits for it (Python's default is 5 ms). The writer takes the lock back after each call
 into the database; under load each wait was a default 5 ms, so a group commit took 20-70
 ms and every action in it waited as long (p99 at 1,000 rooms: see docs/PERFORMANCE.md)."""
-
-
-PING_SECONDS = 60.0
-PONG_SECONDS = 30.0  # a connection silent for a minute and a half is closed
-WS_MAX_SIZE = 64 * 1024  # a larger WebSocket message closes the connection (1009)
-
-UVICORN_OPTIONS: dict[str, Any] = {
-    "ws_per_message_deflate": False,  # compression halves capacity and triples memory
-    "ws_max_size": WS_MAX_SIZE,
-    # The server's own pings only find connections that died without a word (the web
-    # client pings every 20 s itself); uvicorn's default of one every 20 s cost 700
-    # pings and pongs a second at 14,000 connections.
-    "ws_ping_interval": PING_SECONDS,
-    "ws_ping_timeout": PONG_SECONDS,
-    "log_level": "warning",
-}
-"""How ``serve`` runs uvicorn (the security tests run their server the same way). uvicorn's
-``proxy_headers`` stay on: X-Forwarded-For is believed from 127.0.0.1 only."""
 
 
 def reachable_address(host: str) -> str:

@@ -10,9 +10,10 @@ import contextlib
 import gc
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
 import msgspec
 from starlette.applications import Starlette
@@ -112,11 +113,13 @@ def build_app(
     trace: bool = False,
     evict_after: float | None = None,
     shards: Shards | None = None,
+    origins: Sequence[str] = (),
 ) -> Server:
     """The application, over ``store`` (migrated, and restored at start-up). ``trace``
     (benchmarks) makes acks and updates say which actions they include; a room not in
     play leaves memory ``evict_after`` seconds after its last use (IDLE_SECONDS).
-    ``shards``: this process is one of several workers, each owning some rooms."""
+    ``shards``: this process is one of several workers, each owning some rooms.
+    ``origins``: other sites whose pages may open the game's WebSocket (:func:`_origin_ok`)."""
     hub = Hub(store, base_url, trace=trace, shards=shards)
     limits = limits or Limits()
     addresses = AddressLimits(limits)
@@ -261,7 +264,8 @@ def build_app(
         exception_handlers={HTTPException: _http_error, Exception: _crash},  # type: ignore[dict-item]
     )
     app.state.hub = hub
-    return Server(app, hub, limits, addresses)
+    allowed = {_netloc(url) for url in (*hub.shards.urls, *origins)} - {""}
+    return Server(app, hub, limits, addresses, frozenset(allowed))
 
 
 def _starlette_path(path: str) -> str:
@@ -290,11 +294,19 @@ class Server:
     requests are counted per address first (and refused early when their declared body is
     too large). Everything else (the pages, the lifespan) is the Starlette application."""
 
-    def __init__(self, app: Starlette, hub: Hub, limits: Limits, addresses: AddressLimits) -> None:
+    def __init__(
+        self,
+        app: Starlette,
+        hub: Hub,
+        limits: Limits,
+        addresses: AddressLimits,
+        origins: frozenset[str] = frozenset(),
+    ) -> None:
         self.app = app
         self.hub = hub
         self.limits = limits
         self.addresses = addresses
+        self.origins = origins  # host[:port] of the origins allowed besides the request's own
         self.state = app.state
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -329,6 +341,9 @@ class Server:
 
     async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
         ws = WebSocket(scope, receive, send)
+        if not _origin_ok(ws, self.origins):
+            await _refuse(ws, "bad_origin", "pages of another site may not join a game here")
+            return
         address = address_of(scope)
         if not self.addresses.open_socket(address):
             await _refuse(
@@ -351,6 +366,22 @@ class Server:
             await serve_connection(self.hub, ws, send, self.limits)
         finally:
             self.addresses.close_socket(address)
+
+
+def _netloc(url: str) -> str:
+    return urlsplit(url).netloc.lower()
+
+
+def _origin_ok(ws: WebSocket, allowed: frozenset[str]) -> bool:
+    """Whether a WebSocket may be opened from where it comes: a page of this server (the
+    Origin's host and port are the request's own Host), one of ``allowed`` (the workers'
+    and public addresses, ``serve --allow-origin``), or no page at all (a program, which
+    sends no Origin; it cannot borrow a browser's cookies or storage anyway)."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True
+    found = _netloc(origin)
+    return bool(found) and (found == ws.headers.get("host", "").lower() or found in allowed)
 
 
 API_HEADERS = [(b"cache-control", b"no-store"), (b"x-content-type-options", b"nosniff")]

@@ -2,33 +2,88 @@
 (korapsyon.server.shards), restarts one that dies (it rebuilds its rooms from the store,
 as after any restart), and stops them all together.
 
-A worker that dies within STARTUP_SECONDS of its first start is not restarted (its port is
-taken, its database unreachable...): the supervisor stops the others and fails, so that a
-mistake shows at once instead of a worker starting and dying forever. Once every worker
-has run, one that dies is started again, after a pause that doubles (up to MAX_PAUSE) each
-time it dies again within STARTUP_SECONDS: the other workers' games go on meanwhile. The
-workers get SIGTERM if the supervisor itself dies.
+A worker says it has started by writing a line to a pipe the supervisor gives it
+(``--ready-fd``) once it has rebuilt its rooms and listens on its port. A worker that dies
+before it ever said so (its port is taken, its database unreachable...) is not restarted:
+the supervisor stops the others and fails, so that a mistake shows at once instead of a
+worker starting and dying forever. Once a worker has started, one that dies is started
+again, after a pause that doubles (up to MAX_PAUSE) each time it dies again before it has
+started: the other workers' games go on meanwhile. The workers get SIGTERM if the
+supervisor itself dies. Nothing here depends on how long anything took.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import os
+import selectors
 import signal
 import subprocess
 import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from types import FrameType
 
-STARTUP_SECONDS = 10.0
 POLL_SECONDS = 0.2
 STOP_SECONDS = 30.0
 MAX_PAUSE = 30.0
 PR_SET_PDEATHSIG = 1  # prctl(2)
+READY = b"ready\n"  # what a worker writes to its --ready-fd once it serves
 
 
 class WorkerFailed(RuntimeError):
-    """A worker died while starting."""
+    """A worker died before it had ever started."""
+
+
+@dataclass
+class _Worker:
+    """One worker's current process and what the supervisor knows of it."""
+
+    command: Sequence[str]
+    process: subprocess.Popen[bytes] | None = None
+    ready_pipe: int = -1  # the read end of the current process's --ready-fd
+    ready: bool = False  # the current process said it has started
+    ever: bool = False  # ... or an earlier one did
+    pause: float = 0.0  # before the next restart
+    due: float | None = None  # when it is started again (time.monotonic())
+    said: bytearray = field(default_factory=bytearray)
+
+    def start(self) -> None:
+        read, write = os.pipe()
+        command = [*self.command, "--ready-fd", str(write)]
+        try:
+            self.process = subprocess.Popen(
+                command,
+                pass_fds=(write,),
+                preexec_fn=_die_with_parent,  # noqa: PLW1509 (the supervisor has no threads)
+            )
+        finally:
+            os.close(write)
+        self.ready_pipe, self.ready, self.due = read, False, None
+        self.said.clear()
+        os.set_blocking(read, False)
+
+    def read_ready(self) -> bool:
+        """Take what the worker wrote to its pipe (it may have died since: what it wrote is
+        still there). True once the pipe has nothing more to say (it said it started, or
+        its end was closed)."""
+        done = False
+        with contextlib.suppress(BlockingIOError):
+            while chunk := os.read(self.ready_pipe, 64):
+                self.said += chunk
+            done = True  # end of file
+        if READY in self.said and not self.ready:
+            self.ready = self.ever = True
+            self.pause = 0.0
+        return done or self.ready
+
+    def close_pipe(self, selector: selectors.BaseSelector) -> None:
+        if self.ready_pipe >= 0:
+            selector.unregister(self.ready_pipe)
+            os.close(self.ready_pipe)
+            self.ready_pipe = -1
 
 
 def supervise(
@@ -36,58 +91,79 @@ def supervise(
     *,
     log: Callable[[str], None] = print,
 ) -> None:
-    """Run one process per command until SIGINT or SIGTERM; raise WorkerFailed if one
-    dies while starting (the others are stopped first)."""
+    """Run one process per command (each given ``--ready-fd FD``) until SIGINT or
+    SIGTERM; raise WorkerFailed if one dies before it has ever started (the others are
+    stopped first)."""
     stopping = threading.Event()
 
     def stop(signum: int, frame: FrameType | None) -> None:
         stopping.set()
 
     previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
-    processes: list[subprocess.Popen[bytes]] = []
+    workers = [_Worker(command) for command in commands]
+    selector = selectors.DefaultSelector()
     try:
-        for command in commands:
-            processes.append(_start(command))
-        started = [time.monotonic()] * len(processes)
-        ran = [False] * len(processes)  # has outlived its start-up once
-        pause = [0.0] * len(processes)  # before the next restart
-        due = [0.0] * len(processes)  # when a dead worker is started again
+        for worker in workers:
+            worker.start()
+            selector.register(worker.ready_pipe, selectors.EVENT_READ, worker)
         while not stopping.is_set():
-            time.sleep(POLL_SECONDS)
+            for key, _ in selector.select(POLL_SECONDS):
+                if key.data.read_ready():
+                    key.data.close_pipe(selector)
             now = time.monotonic()
-            for index, process in enumerate(processes):
-                code = process.poll()
-                quick = now - started[index] < STARTUP_SECONDS
-                if code is None:
-                    ran[index] = ran[index] or not quick
-                    continue
+            for index, worker in enumerate(workers):
                 if stopping.is_set():
                     break
-                if quick and not ran[index]:
-                    raise WorkerFailed(f"worker {index} stopped while starting (exit code {code})")
-                if due[index] == 0.0:
-                    pause[index] = min(MAX_PAUSE, pause[index] * 2 or 1.0) if quick else 0.0
-                    due[index] = now + pause[index]
-                    log(f"worker {index} stopped (exit code {code}); starting it again")
-                if now >= due[index]:
-                    processes[index] = _start(commands[index])
-                    started[index], due[index] = now, 0.0
+                _tend(index, worker, now, selector, log)
     finally:
-        for process in processes:
-            if process.poll() is None:
-                process.terminate()
-        deadline = time.monotonic() + STOP_SECONDS
-        for process in processes:
-            try:
-                process.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                process.kill()
+        _stop_all(workers, selector)
+        selector.close()
         for signum, handler in previous.items():
             signal.signal(signum, handler)
 
 
-def _start(command: Sequence[str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(list(command), preexec_fn=_die_with_parent)  # noqa: PLW1509
+def _tend(
+    index: int,
+    worker: _Worker,
+    now: float,
+    selector: selectors.BaseSelector,
+    log: Callable[[str], None],
+) -> None:
+    """Notice a death, and start a dead worker again when its pause is over."""
+    process = worker.process
+    if worker.due is None:
+        assert process is not None
+        code = process.poll()
+        if code is None:
+            return
+        if worker.ready_pipe >= 0:
+            worker.read_ready()
+            worker.close_pipe(selector)
+        if not worker.ever:
+            raise WorkerFailed(f"worker {index} stopped while starting (exit code {code})")
+        if not worker.ready:  # died again before it started: wait longer each time
+            worker.pause = min(MAX_PAUSE, worker.pause * 2 or 1.0)
+        worker.due = now + worker.pause
+        after = f" in {worker.pause:g} s" if worker.pause else ""
+        log(f"worker {index} stopped (exit code {code}); starting it again{after}")
+    if now >= worker.due:
+        worker.start()
+        selector.register(worker.ready_pipe, selectors.EVENT_READ, worker)
+
+
+def _stop_all(workers: list[_Worker], selector: selectors.BaseSelector) -> None:
+    for worker in workers:
+        if worker.process is not None and worker.process.poll() is None:
+            worker.process.terminate()
+    deadline = time.monotonic() + STOP_SECONDS
+    for worker in workers:
+        if worker.process is None:
+            continue
+        try:
+            worker.process.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            worker.process.kill()
+        worker.close_pipe(selector)
 
 
 def _die_with_parent() -> None:
