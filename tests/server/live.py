@@ -64,10 +64,12 @@ class Live:
 @contextmanager
 def running(
     db_url: str,
+    *,
     port: int | None = None,
     limits: Limits | None = None,
     proxies: tuple[str, ...] = ("127.0.0.1",),
     origins: tuple[str, ...] = (),
+    public_url: str | None = None,
     **guards: Any,
 ) -> Iterator[Live]:
     """A server over ``db_url`` (migrated, restored) until the block ends, run by uvicorn as
@@ -75,12 +77,14 @@ def running(
     the tests speak from made-up addresses, as through a reverse proxy). Machines play
     faster than people: by default the per-connection message limit is raised, and the
     WebSockets an address may open in a minute are not limited (every test client is on
-    loopback). ``origins``: as ``serve --allow-origin``; ``guards``:
+    loopback). ``origins``, ``public_url``: as ``serve --allow-origin``, ``--public-url``;
+    ``guards``:
     :func:`korapsyon.server.runtime.config`'s (request_seconds, per_address)."""
     store = SqlStore(db_url)
     port = port or free_port()
     limits = limits or Limits(messages=1000, connects=0)
-    app = build_app(store, base_url=f"http://127.0.0.1:{port}", limits=limits, origins=origins)
+    base_url = public_url or f"http://127.0.0.1:{port}"
+    app = build_app(store, base_url=base_url, limits=limits, origins=origins)
     server = uvicorn.Server(runtime.config(app, "127.0.0.1", port, proxies=proxies, **guards))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
