@@ -67,6 +67,9 @@ _decode_loose = msgspec.json.Decoder(_LooseRecord).decode
 _encode = msgspec.json.Encoder().encode
 
 
+TOO_DEEP = "not a JSON game record: its JSON is nested too deeply to read"
+
+
 def read_record(data: bytes | str) -> tuple[Record, BadAction | None]:
     """Parse a record. If one action cannot be read, the record holds the actions before
     it and the second value says where and why; anything else malformed raises."""
@@ -76,10 +79,14 @@ def read_record(data: bytes | str) -> tuple[Record, BadAction | None]:
         pass  # maybe one action: read them one by one below
     except msgspec.DecodeError as exc:
         raise RecordError(f"not a JSON game record: {exc}") from None
+    except RecursionError:
+        raise RecordError(TOO_DEEP) from None
     try:
         loose = _decode_loose(data)
     except msgspec.DecodeError as exc:
         raise RecordError(f"malformed record: {exc}") from None
+    except RecursionError:
+        raise RecordError(TOO_DEEP) from None
     actions: list[Action] = []
     bad = None
     for index, raw in enumerate(loose.actions):

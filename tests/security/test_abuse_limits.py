@@ -19,6 +19,7 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from korapsyon.rules.steps import Step
 from korapsyon.selfplay import table
 from korapsyon.server.addresses import AddressLimits, PerAddress
 from korapsyon.server.connection import Limits
@@ -164,11 +165,50 @@ def test_chat_is_limited_per_connection(live: Live) -> None:
     sock.send(json.dumps({"type": "chat", "id": 99, "channel": "public", "text": "one more"}))
     answer = sock.next()
     assert (answer["type"], answer["code"]) == ("error", "rate_limited")
-    assert "5 chat messages in 10 s" in answer["message"]
+    assert "5 chat messages or claims in 10 s" in answer["message"]
     session = live.hub.rooms[code].session
     assert (
         session is not None and [row.text for row in session.chat][-1] == f"hi {LIMITS.chats - 1}"
     )
+
+
+def test_claims_are_limited_like_chat(live: Live) -> None:
+    """Claims are table talk, stored and pushed to the board: they share the chat's budget
+    (issue #17 saw 318 claims acknowledged in 20 s of one discussion). Five in ten seconds;
+    the sixth, and a chat message after them, are refused and change nothing."""
+    code, _host, tokens = human_room(live, NAMES)
+    sockets = {
+        name: Socket(live, {"room": code, "token": token}, f"10.0.7.{k}")
+        for k, (name, token) in enumerate(tokens.items())
+    }
+    game = live.game(code)
+    while game.step is not Step.DISCUSSION:  # everyone takes the quiet default
+        for seat in sorted(game.waiting_for):
+            name = game.players[seat]
+            wire = game.default_action(name).to_wire()
+            wire.pop("auto", None)
+            sockets[name].send(json.dumps({"type": "act", "id": 1, "action": wire}))
+            assert sockets[name].next()["type"] == "ack"
+    speaker, target = NAMES[0], NAMES[1]
+    claim = {"action": "claim", "player": speaker, "claim": "suspect", "target": target}
+    for ident in range(LIMITS.chats):
+        sockets[speaker].send(json.dumps({"type": "act", "id": ident, "action": claim}))
+        assert sockets[speaker].next()["type"] == "ack"
+    before = len(game.actions)
+    sockets[speaker].send(json.dumps({"type": "act", "id": 98, "action": claim}))
+    sockets[speaker].send(json.dumps({"type": "chat", "id": 99, "channel": "public", "text": "x"}))
+    for ident in (98, 99):
+        answer = sockets[speaker].next()
+        assert (answer["id"], answer["code"]) == (ident, "rate_limited")
+        assert "chat messages or claims" in answer["message"]
+    assert len(game.actions) == before
+    other = sockets[target]  # another seat's talk is its own
+    other.send(
+        json.dumps(
+            {"type": "act", "id": 1, "action": {**claim, "player": target, "target": speaker}}
+        )
+    )
+    assert other.next()["type"] == "ack"
 
 
 @pytest.mark.parametrize(

@@ -167,3 +167,66 @@ def test_html_names_and_chat_show_as_text_to_spectators_and_the_moderator(
         _assert_nothing_injected(tab)
     sock.close()
     tabs.assert_clean()
+
+
+RTL = "\u05d0\u05d1 12"  # a Hebrew name ending in digits
+DIGITS = "Ana 3"
+
+NOT_ISOLATED = """(names) => {
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement.closest('[hidden], script, style')) continue;
+    for (const name of names) {
+      for (let at = node.data.indexOf(name); at >= 0; at = node.data.indexOf(name, at + 1)) {
+        const marked = node.data[at - 1] === '\\u2068' && node.data[at + name.length] === '\\u2069';
+        const alone = node.data === name && node.parentElement.closest('bdi');
+        const where = node.parentElement.tagName;
+        if (!marked && !alone) found.push(`${name} in "${node.data}" (${where})`);
+      }
+    }
+  }
+  return found;
+}"""
+
+
+def _assert_names_isolated(tab: Tab) -> None:
+    found = tab.page.evaluate(NOT_ISOLATED, [RTL, DIGITS])
+    assert found == [], (tab.label, found)
+
+
+def test_every_name_shown_is_isolated_from_the_text_around_it(live: Live, tabs: Tabs) -> None:
+    """Issue #17: a right-to-left name with digits reordered the text next to it ("אב 12,
+    Ana 3"). Every place a name is shown (the seat list, the players, ballots, the
+    timeline, the news, the chat, the role card) holds it in a ``<bdi>`` or between the
+    Unicode isolates FSI and PDI."""
+    code, host_token = api_room(live)
+    link = f"/?room={code}"
+    rtl, digits = tabs.open("rtl"), tabs.open("digits")
+    join_by_link(rtl, link, RTL, code)
+    join_by_link(digits, link, DIGITS, code)
+    add_bots(live, code, host_token, 7)
+    board = tabs.open("board", f"/board?room={code}", phone=False)
+    for tab in (rtl, digits):
+        expect(tab.el("seat-list").locator(tid("seat-item"))).to_have_count(9)
+    expect(board.el("seat-list").locator(tid("seat-item"))).to_have_count(9)
+    for tab in (rtl, digits, board):
+        _assert_names_isolated(tab)
+    start(live, code, host_token)
+    expect(rtl.el("night-screen")).to_be_visible()
+    for tab in (rtl, digits, board):
+        _assert_names_isolated(tab)
+    play_turns(
+        [rtl, digits],
+        {"rtl": RTL, "digits": DIGITS},
+        _stand,
+        until=lambda snaps: all(s.step not in (None, "hidden", "stand") for s in snaps.values()),
+        timeout=60,
+    )
+    rtl.el("chat-input").fill("\u05e9\u05dc\u05d5\u05dd 42")  # (a message: its own direction)
+    rtl.el("chat-send").click()
+    for tab in (rtl, digits, board):
+        expect(tab.el("timeline")).to_contain_text(RTL)  # "Standing for President: ..."
+        _assert_names_isolated(tab)
+    expect(digits.el("chat").locator(tid("chat-author")).last).to_contain_text(RTL)
+    tabs.assert_clean()

@@ -10,8 +10,10 @@ import contextlib
 import gc
 import logging
 import time
+import traceback
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -28,6 +30,7 @@ from ..collector import collect_young, hold_full_collections, release_full_colle
 from ..record import write_record
 from ..rules.actions import HOST
 from ..rules.errors import IllegalActionError, MalformedError
+from ..rules.steps import Step
 from ..store.sql import SqlStore, StoreError
 from . import protocol as p
 from .addresses import AddressLimits, address_of
@@ -90,6 +93,8 @@ async def _body(request: Request, kind: type[Any], limit: int) -> Any:
         return msgspec.json.decode(data or b"{}", type=kind)
     except msgspec.DecodeError as exc:
         raise LobbyError("malformed", f"malformed request: {exc}") from None
+    except RecursionError:
+        raise LobbyError("malformed", "malformed request: JSON nested too deeply") from None
 
 
 def _bearer(request: Request) -> str:
@@ -504,8 +509,8 @@ async def serve_connection(hub: Hub, ws: WebSocket, send: Send, limits: Limits) 
     conn = Connection(ws, send, role=role, seat=seat, host=host, limits=limits, outbox=room.outbox)  # type: ignore[arg-type]
     try:
         _join(room, conn)
-    except Exception:  # a bug: this connection only is refused, and the room is as it was
-        log.exception("room %s: a connection could not be set up", room.code)
+    except Exception as exc:  # a bug: this connection only is refused; the room is as it was
+        incidents.report(exc, f"room {room.code}: a connection could not be set up")
         conn.broken = True  # nothing it was already given goes out
         why = "the server failed to open this connection; nothing was changed"
         await _refuse(ws, "internal", why, accepted=True, code=1011)
@@ -518,7 +523,12 @@ async def serve_connection(hub: Hub, ws: WebSocket, send: Send, limits: Limits) 
             data = message.get("text")
             if data is None:
                 data = (message.get("bytes") or b"").decode("utf-8", "replace")
-            await handle(room, conn, data)
+            try:
+                await handle(room, conn, data)
+            except Exception as exc:  # a bug: this message only is refused
+                incidents.report(exc, f"room {room.code}: a message failed")
+                why = "the server failed on this message; nothing was changed"
+                conn.send(p.Error(_id_of(data), "internal", why))
     except WebSocketDisconnect:
         pass
     finally:
@@ -591,6 +601,8 @@ async def handle(room: Room, conn: Connection, data: str) -> None:
                     "not_your_seat",
                     f"this connection acts for {conn.seat or 'no seat'}, not {action.player!r}",
                 )
+            if action.kind == "claim" and session.game.step is Step.DISCUSSION:
+                _talk(conn)  # a claim is table talk, stored and shown on the board: as chat
             seq = await session.act(action)
             session.acknowledge(conn, message.id, seq)
         elif isinstance(message, p.Chat):
@@ -603,11 +615,7 @@ async def handle(room: Room, conn: Connection, data: str) -> None:
                 raise _Refused(
                     "bad_text", "chat text may not hold control or bidi override characters"
                 )
-            if not conn.chat.allow():
-                chat = conn.chat
-                raise _Refused(
-                    "rate_limited", f"at most {chat.count} chat messages in {chat.seconds:g} s"
-                )
+            _talk(conn)
             seq = await session.post(conn, message.channel, message.text)
             conn.send(p.Ack(message.id, seq))
         else:  # Timer
@@ -627,6 +635,44 @@ async def handle(room: Room, conn: Connection, data: str) -> None:
         conn.send(p.Error(message.id, "refused", str(exc)))
 
 
+def _talk(conn: Connection) -> None:
+    """Count a chat message or a claim against the connection's talk budget."""
+    if not conn.chat.allow():
+        chat = conn.chat
+        raise _Refused(
+            "rate_limited",
+            f"at most {chat.count} chat messages or claims in {chat.seconds:g} s",
+        )
+
+
+class Incidents:
+    """The log of what failed where it should not have (bugs, or inputs nobody foresaw): one
+    line per failure, the same cause (exception type and the line that raised it) at most
+    once every ``seconds``, then how many more there were. A client that can set one off
+    cannot fill the log with it."""
+
+    def __init__(self, seconds: float = 60.0) -> None:
+        self.seconds = seconds
+        self.seen: dict[tuple[str, str, int], tuple[float, int]] = {}  # -> (logged at, since)
+
+    def report(self, exc: BaseException, what: str) -> None:
+        frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+        where = (frame.filename, frame.lineno or 0) if frame else ("?", 0)
+        cause = (type(exc).__name__, *where)
+        now = time.monotonic()
+        logged, since = self.seen.get(cause, (-self.seconds, 0))
+        if now - logged < self.seconds:
+            self.seen[cause] = (logged, since + 1)
+            return
+        more = f" ({since} more since the last report)" if since else ""
+        place = f"{Path(where[0]).name}:{where[1]}"
+        log.error("%s: %s at %s: %s%s", what, cause[0], place, str(exc)[:200], more)
+        self.seen[cause] = (now, 0)
+
+
+incidents = Incidents()
+
+
 class _Refused(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -638,7 +684,7 @@ def _id_of(data: str) -> int | None:
     """The id of a message we could not read, if it has one (so the error can name it)."""
     try:
         value = msgspec.json.decode(data)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         return None
     found = value.get("id") if isinstance(value, dict) else None
     return found if isinstance(found, int) and not isinstance(found, bool) else None

@@ -175,7 +175,17 @@ class Pong(_Message, frozen=True, tag="pong"):
 
 ServerMessage: TypeAlias = Welcome | Lobby | View | Update | Cover | Ack | Error | ChatPosted | Pong
 
-decode_client = msgspec.json.Decoder(ClientMessage).decode
+_decode_client = msgspec.json.Decoder(ClientMessage).decode
+
+
+def decode_client(data: str | bytes) -> ClientMessage:
+    """A client's message; ``msgspec.DecodeError`` (``ValidationError`` for a wrong shape)
+    if it is not one, JSON nested too deeply to read included (msgspec would raise
+    RecursionError)."""
+    try:
+        return _decode_client(data)
+    except RecursionError:
+        raise msgspec.DecodeError("malformed JSON: nested too deeply") from None
 
 
 def view_frame(  # noqa: PLR0917

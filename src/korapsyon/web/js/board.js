@@ -6,7 +6,7 @@
  * timer, the treasury chart and the timeline - with the script narrated aloud.
  */
 
-import { byId, h, renderIfChanged, rerender } from './dom.js';
+import { byId, h, renderIfChanged, rerender, withNames } from './dom.js';
 import { language, t } from './i18n.js';
 import { loadTokens } from './net.js';
 import { kabanPoints, treasuryChart } from './chart.js';
@@ -63,7 +63,7 @@ class Board {
     if (!view) return;
     this.countdown.set(room.timer);
     this.narrator.say(view.script);
-    this.script.textContent = view.script ? `🎙 ${view.script}` : '';
+    this.script.replaceChildren(...(view.script ? ['🎙 ', ...withNames(view.script)] : []));
     rerender(this.slots.head, yearAndStep(view));
     rerender(this.slots.host, room.welcome?.host ? hostControls(room, view) : []);
     this.news.update(room.fresh);

@@ -135,8 +135,7 @@ export class Decisions {
         'div',
         { testid: 'field', class: 'field grid', data: { field }, role: 'group', 'aria-labelledby': 'choice-prompt' },
         [null, ...active].map((name) => {
-          let label = name === null ? `∅ ${t('option.nobody')}` : name;
-          if (name === you.name) label += ` (${t('night.you')})`;
+          const label = name === null ? `∅ ${t('option.nobody')}` : [h('bdi', { text: name }), name === you.name ? ` (${t('night.you')})` : null];
           const refused = name !== null && barred(name);
           return optionButton(label, name, draft[field] === name, () => this.choose(key, field, name), refused);
         }),
@@ -317,5 +316,5 @@ function optionLabel(view, action, field, value) {
       h('span', { text: t('card.committee', { size: card.committee }) }),
     );
   }
-  return String(value);
+  return h('bdi', { text: String(value) }); // a name
 }

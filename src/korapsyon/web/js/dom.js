@@ -82,6 +82,24 @@ export function renderIfChanged(parent, key, fn) {
 
 const rendered = new WeakMap();
 
+let namePattern = null; // the room's names, as one pattern (longest first)
+
+/** The names of the room's seats, for `withNames` (the page's room state keeps it current). */
+export function setNames(names) {
+  const escaped = [...new Set(names)].filter(Boolean).sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  namePattern = escaped.length ? new RegExp(`(${escaped.join('|')})`, 'u') : null;
+}
+
+/**
+ * `text` (a sentence the server wrote) as nodes, each seat name in it isolated in a
+ * `<bdi>`: a right-to-left name, or one ending in digits, never reorders the words around
+ * it ("אב 12, Ana 3").
+ */
+export function withNames(text) {
+  if (!namePattern || !text) return [text];
+  return text.split(namePattern).map((part, index) => (index % 2 ? h('bdi', { text: part }) : part)).filter((part) => part !== '');
+}
+
 /** The room code in the page's URL (`?room=CODE`), upper-cased, or null. */
 export function roomFromUrl() {
   const code = new URLSearchParams(location.search).get('room');

@@ -42,7 +42,16 @@ async function fetchCatalog(lang) {
 /** The UI string `key`, with `{placeholders}` filled from `params`. */
 export function t(key, params = {}) {
   const text = catalog[key] ?? fallback?.[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? isolate(params[name]) : whole));
+}
+
+/**
+ * A value put into a sentence: a string (a name, most often) between the Unicode isolates
+ * FSI and PDI, the plain-text `<bdi>`, so that a right-to-left name or one ending in digits
+ * never reorders the words around it; numbers as they are.
+ */
+function isolate(value) {
+  return typeof value === 'string' ? `\u2068${value}\u2069` : String(value);
 }
 
 /** `key_one` or `key_many` by `n` (both get `{n}`). */

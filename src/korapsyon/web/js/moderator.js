@@ -6,7 +6,7 @@
  * close (R-35). The moderator token comes from room creation.
  */
 
-import { Fold, byId, h, rerender } from './dom.js';
+import { Fold, byId, h, rerender, withNames } from './dom.js';
 import { language, t } from './i18n.js';
 import { loadTokens } from './net.js';
 import { roleBadge } from './roles.js';
@@ -57,7 +57,7 @@ class Grimoire {
     this.countdown.set(room.timer);
     rerender(this.slots.head, yearAndStep(view));
     rerender(this.slots.controls, hostControls(this.room, view));
-    rerender(this.slots.script, h('p', { testid: 'mod-script', class: 'script big', text: `🎙 ${view.script ?? ''}` }));
+    rerender(this.slots.script, h('p', { testid: 'mod-script', class: 'script big' }, '🎙 ', withNames(view.script ?? '')));
     rerender(this.slots.secrets, view.secrets ? this.secrets(view, secrets) : this.noSecrets());
     rerender(this.slots.facts, trackers(view), presidentInfo(view), projectInfo(view), votedCount(view), playersList(view));
     this.chat.update();
@@ -97,7 +97,7 @@ class Grimoire {
           'ul',
           { testid: 'mod-roles', class: 'mod-roles' },
           Object.entries(secrets.roles || {}).map(([name, role]) =>
-            h('li', { testid: 'mod-role', data: { name, role } }, h('span', { class: 'name', text: name }), ' ', roleBadge(role)),
+            h('li', { testid: 'mod-role', data: { name, role } }, h('bdi', { class: 'name', text: name }), ' ', roleBadge(role)),
           ),
         ),
       ),
@@ -109,7 +109,7 @@ class Grimoire {
           'ul',
           { testid: 'mod-night', class: 'mod-night' },
           pending.length
-            ? pending.map(([name, action]) => h('li', { data: { name } }, h('strong', { text: name }), `: ${describeAction(action)}`))
+            ? pending.map(([name, action]) => h('li', { data: { name } }, h('strong', {}, h('bdi', { text: name })), ': ', withNames(describeAction(action))))
             : h('li', { class: 'muted-text', text: t('mod.nothing') }),
         ),
         h('h2', { text: `⏳ ${t('mod.waiting')}` }),

@@ -6,7 +6,7 @@
  * audit (R-34) and this Year's private news. Released, every role's card looks alike.
  */
 
-import { h, holdToReveal, renderIfChanged } from './dom.js';
+import { h, holdToReveal, renderIfChanged, withNames } from './dom.js';
 import { language, t } from './i18n.js';
 import { roleBadge } from './roles.js';
 import { nightMeaning, nightNotes } from './decide.js';
@@ -58,7 +58,7 @@ export class RoleCard {
         ? h('p', { testid: 'investigation', class: `result team-${you.investigation.aligned}`, data: { target: you.investigation.target, aligned: you.investigation.aligned }, text: `🔍 ${t(`result.investigation.${you.investigation.aligned}`, { name: you.investigation.target })}` })
         : null,
       you.audit ? audit(you.audit) : null,
-      privateNews.length ? h('ul', { class: 'private-news' }, privateNews.map((e) => h('li', { text: `🔒 ${e.text}` }))) : null,
+      privateNews.length ? h('ul', { class: 'private-news' }, privateNews.map((e) => h('li', {}, '🔒 ', withNames(e.text)))) : null,
       Object.keys(notes).length
         ? h('p', { class: 'hint', text: t('role.notes', { notes: Object.entries(notes).map(([y, n]) => `${t('year.short', { year: y })}: ${n}`).join(' · ') }) })
         : null,
@@ -88,7 +88,7 @@ function teamChoices(choices) {
       h(
         'li',
         { data: { name } },
-        h('strong', { text: name }),
+        h('strong', {}, h('bdi', { text: name })),
         ': ',
         choice
           ? t('role.team_choice', {

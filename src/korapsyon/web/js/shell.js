@@ -7,7 +7,7 @@
  * gives it all, an update only the new entries), the timer and the chat.
  */
 
-import { byId, h, roomFromUrl } from './dom.js';
+import { byId, h, roomFromUrl, setNames } from './dom.js';
 import { LANGUAGES, bindLanguageSelect, loadLanguage, t, translateStatic } from './i18n.js';
 import { Link, receiveTokens, saveTokens } from './net.js';
 
@@ -166,6 +166,7 @@ export class RoomState {
         break;
       case 'lobby':
         this.lobby = message.room;
+        setNames(message.room.seats.map((seat) => seat.name));
         break;
       case 'view':
         this.view = message.state;

@@ -59,7 +59,7 @@ export function playersList(view) {
         'li',
         { testid: 'board-player', class: `board-player status-${p.status}`, data: { name: p.name, status: p.status } },
         h('span', { class: 'status-icon', 'aria-hidden': 'true', text: STATUS_ICONS[p.status] || '' }),
-        h('span', { class: 'name', text: p.name }),
+        h('bdi', { class: 'name', text: p.name }),
         president ? h('span', { class: 'tag president', text: `🎖 ${t('board.president_tag')}` }) : null,
         p.strikes ? h('span', { class: 'tag strikes', text: `⚠ ${t('board.strikes', { n: p.strikes })}` }) : null,
         p.status === 'suspended' && p.returns_year ? h('span', { class: 'tag', text: t('board.returns', { year: p.returns_year }) }) : null,

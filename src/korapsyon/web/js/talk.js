@@ -72,9 +72,9 @@ export class Chat {
           'li',
           { testid: 'chat-message', class: `chat-message ${m.channel}`, data: { channel: m.channel } },
           m.channel === 'corrupt' ? '🔒 ' : null,
-          h('strong', { testid: 'chat-author', class: 'author', text: authorName(m.author) }),
+          h('strong', { testid: 'chat-author', class: 'author' }, h('bdi', { text: authorName(m.author) })),
           ': ',
-          h('span', { testid: 'chat-text', class: 'text', text: m.text }),
+          h('span', { testid: 'chat-text', class: 'text', dir: 'auto', text: m.text }),
         ),
       ),
     );
@@ -118,7 +118,7 @@ export function claimButtons(room, view, state) {
         state.redraw();
       },
     },
-    others.map((name) => h('option', { value: name, selected: name === target, text: name })),
+    others.map((name) => h('option', { value: name, selected: name === target, text: `\u2068${name}\u2069` })),
   );
   return h(
     'section',

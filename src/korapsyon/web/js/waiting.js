@@ -106,7 +106,7 @@ function seatList(lobby, hostToken, mySeat, request) {
             data: { seat: seat.seat, name: seat.name, bot: seat.bot ? seat.bot : '' },
           },
           h('span', { class: 'seat-icon', 'aria-hidden': 'true', text: seat.bot ? '🤖' : seat.connected ? '🟢' : '⚪' }),
-          h('span', { class: 'name', text: seat.name }),
+          h('bdi', { class: 'name', text: seat.name }),
           seat.name === mySeat ? h('span', { class: 'tag', text: t('waiting.you') }) : null,
           h('span', { class: 'muted-text', text: seat.bot ? t(`bot.${seat.bot}`) : seat.connected ? t('waiting.here') : t('waiting.away') }),
           hostToken
