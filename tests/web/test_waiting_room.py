@@ -17,6 +17,7 @@ from tests.web.harness import (
     Tab,
     Tabs,
     create_room,
+    join_by_link,
     roles_of,
     tid,
     wait_for_game,
@@ -105,3 +106,24 @@ def test_R02_R03_the_hosts_setup_reaches_the_room(live: Live, tabs: Tabs) -> Non
     assert live.game(code).ruleset.auto_jail_mode == "forced_vote"
     expect(host.el("screen")).to_be_visible()
     tabs.assert_clean()
+
+
+def test_publishing_the_record_is_the_host_s_choice_made_before_everyone(
+    live: Live, tabs: Tabs
+) -> None:
+    """A game's record holds every secret ballot (R-34): it is for the table unless the
+    host publishes it, a choice made in the lobby that every seat sees there before the
+    game."""
+    host = tabs.open("Ana")
+    code = create_room(host, "Ana")
+    guest = tabs.open("Ben")
+    join_by_link(guest, f"/?room={code}", "Ben", code)
+    for tab in (host, guest):
+        expect(tab.el("public-record")).to_have_count(0)
+    host.el("publish-record").check()
+    _until_room(live, code, lambda room: room["settings"].get("public_record"), "public_record")
+    for tab in (host, guest):
+        expect(tab.el("public-record")).to_be_visible()
+    host.el("publish-record").uncheck()
+    _until_room(live, code, lambda room: not room["settings"].get("public_record"), "private")
+    expect(guest.el("public-record")).to_have_count(0)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
+from .attack import attack
 from .bench import bench
-from .churn import churn
 from .crashtest import crashtest
 from .loadtest import loadtest
 from .play import play
@@ -29,4 +29,4 @@ main.add_command(serve)
 main.add_command(protocol)
 main.add_command(loadtest)
 main.add_command(crashtest)
-main.add_command(churn)
+main.add_command(attack)

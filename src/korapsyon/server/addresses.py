@@ -2,9 +2,9 @@
 in a window, and WebSockets open at once (the numbers are
 :class:`~korapsyon.server.connection.Limits`).
 
-An address is the client's IP address as uvicorn reports it (behind a reverse proxy on this
-machine, the one it names in X-Forwarded-For). Addresses whose window has emptied are
-forgotten, so the memory held is bounded by the addresses seen in one window.
+An address is the client's IP address as uvicorn reports it (behind a reverse proxy named
+by ``serve --trust-proxy``, the one it gives in X-Forwarded-For). Addresses whose window has
+emptied are forgotten, so the memory held is bounded by the addresses seen in one window.
 """
 
 from __future__ import annotations

@@ -57,8 +57,8 @@ class Limits:
     refusal of the last is held open for REFUSAL_HOLD seconds, so that a client opening
     and closing sockets in a loop gets one try per socket per hold); a count of 0 turns that
     per-address limit off (benchmarks from one address). Loopback is not exempt: behind a
-    reverse proxy every client would be 127.0.0.1 (uvicorn reads X-Forwarded-For from a
-    proxy on this machine, so the proxy must set it).
+    reverse proxy every client would be 127.0.0.1, so the proxy is named (``serve
+    --trust-proxy``) and its X-Forwarded-For believed (korapsyon.server.runtime).
     """
 
     messages: int = 20

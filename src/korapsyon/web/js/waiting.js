@@ -84,6 +84,7 @@ function waitingRoom(room, hostToken) {
       LOCAL_HOSTS.has(location.hostname) ? h('p', { class: 'hint warn', text: t('waiting.localhost') }) : null,
     ),
     seatList(lobby, hostToken, room.welcome?.seat, request),
+    lobby.settings.public_record ? h('p', { testid: 'public-record', class: 'hint warn', text: `📢 ${t('waiting.public_record')}` }) : null,
     hostToken ? hostPanel(room, hostToken, request) : h('p', { class: 'hint big', text: `⏳ ${t('waiting.for_host')}` }),
   );
 }
@@ -191,6 +192,18 @@ function hostPanel(room, hostToken, request) {
           if (seconds >= 0 && seconds <= 3600) put({ discussion_seconds: seconds });
         },
       }),
+    ),
+    h(
+      'label',
+      { class: 'check' },
+      h('input', {
+        type: 'checkbox',
+        testid: 'publish-record',
+        checked: Boolean(settings.public_record),
+        onchange: (event) => put({ public_record: event.target.checked }),
+      }),
+      ' ',
+      t('waiting.publish_record'),
     ),
     h(
       'div',

@@ -1,4 +1,4 @@
-"""``korapsyon churn``: spectators joining and leaving rooms of their own, and the ping of a
+"""``korapsyon attack churn``: spectators joining and leaving rooms of their own, and the ping of a
 game beside them (docs/RELIABILITY.md)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 
 import click
 
-from .terminal import say
+from ..terminal import say
 
 
 @click.command()
@@ -40,8 +40,8 @@ def churn(
     The server started for the test runs with serve's default limits (one address: at
     most 200 sockets, a spectator cap per room), as an attacker would meet them.
     """
-    from ..harness import churn as harness
-    from ..loadtest import spawned_server
+    from ...harness import churn as harness
+    from ...loadtest import spawned_server
 
     def go(base: str) -> harness.ChurnResult:
         return asyncio.run(

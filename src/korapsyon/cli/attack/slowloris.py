@@ -1,0 +1,36 @@
+"""``korapsyon attack slowloris``: requests that never finish, from several addresses, and
+a bystander's requests meanwhile (docs/RELIABILITY.md)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import click
+
+from ..terminal import say
+
+
+@click.command()
+@click.option("--connections", default=3000, show_default=True, type=click.IntRange(1, 60_000))
+@click.option("--addresses", default=30, show_default=True, type=click.IntRange(1, 250))
+@click.option("--seconds", default=30.0, show_default=True, type=click.FloatRange(1))
+@click.option("--url", default=None, help="Attack this running server instead of starting one.")
+def slowloris(*, connections: int, addresses: int, seconds: float, url: str | None) -> None:
+    """Hold unfinished requests open and see whether the server still answers others.
+
+    The server started for the test runs with serve's defaults.
+    """
+    from ...harness import slowloris as harness
+    from ...loadtest import spawned_server
+
+    def go(base: str) -> harness.SlowlorisResult:
+        return asyncio.run(
+            harness.run(base, connections=connections, addresses=addresses, seconds=seconds)
+        )
+
+    if url is None:
+        with spawned_server(options=()) as (base, _):
+            result = go(base)
+    else:
+        result = go(url.rstrip("/"))
+    say(result.report())
