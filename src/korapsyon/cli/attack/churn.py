@@ -41,20 +41,14 @@ def churn(
     most 200 sockets, a spectator cap per room), as an attacker would meet them.
     """
     from ...harness import churn as harness
-    from ...loadtest import spawned_server
+    from ...harness import target
 
-    def go(base: str) -> harness.ChurnResult:
-        return asyncio.run(
+    with target(url) as base:
+        result = asyncio.run(
             harness.run(
                 base, spectators=spectators, rooms=rooms, seconds=seconds, calm=calm, dwell=dwell
             )
         )
-
-    if url is None:
-        with spawned_server(options=()) as (base, _):
-            result = go(base)
-    else:
-        result = go(url.rstrip("/"))
     say(result.report())
     if as_json:
         say(json.dumps(result.summary()))

@@ -21,16 +21,10 @@ def slowloris(*, connections: int, addresses: int, seconds: float, url: str | No
     The server started for the test runs with serve's defaults.
     """
     from ...harness import slowloris as harness
-    from ...loadtest import spawned_server
+    from ...harness import target
 
-    def go(base: str) -> harness.SlowlorisResult:
-        return asyncio.run(
+    with target(url) as base:
+        result = asyncio.run(
             harness.run(base, connections=connections, addresses=addresses, seconds=seconds)
         )
-
-    if url is None:
-        with spawned_server(options=()) as (base, _):
-            result = go(base)
-    else:
-        result = go(url.rstrip("/"))
     say(result.report())
