@@ -43,6 +43,10 @@ LOOK_ALIKES = [
     "M O D E R A T O R",
     "M\u00f8d\u00e9r\u00e2tor",
     "\uff4d\uff4f\uff44\uff45\uff52\uff41\uff54\uff4f\uff52",
+    "\U0001f177\U0001f17e\U0001f182\U0001f183",  # negative squared letters (symbols)
+    "\U0001f157\U0001f15e\U0001f162\U0001f163",  # negative circled letters
+    "\u24d7\u24de\u24e2\u24e3",  # circled letters
+    "H-O-S-T",
 ]
 
 

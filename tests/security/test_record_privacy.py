@@ -73,6 +73,19 @@ def test_only_the_table_reads_a_finished_game_s_record(live: Live) -> None:
             assert answer.headers["cache-control"] == "no-store"
 
 
+def test_a_record_read_from_the_store_is_the_table_s_too(live: Live) -> None:
+    """A finished room no longer in memory (evicted, or another worker's) is read from the
+    store: the same rule, from the store's digests of the tokens."""
+    room = finished_room(live)
+    live.hub.rooms.pop(room["code"])
+    with live.http() as http:
+        refused = download(http, room["code"])
+        assert refused.status_code == 403
+        assert refused.json()["error"]["code"] == "not_at_table"
+        assert room["code"] not in live.hub.rooms  # a refusal rebuilds nothing
+        assert download(http, room["code"], room["seat"]).status_code == 200
+
+
 def test_a_record_the_host_chose_to_publish_is_anyone_s(live: Live) -> None:
     room = finished_room(live, public_record=True)
     with live.http() as http:

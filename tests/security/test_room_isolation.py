@@ -60,8 +60,14 @@ def test_no_lobby_change_is_taken_into_a_room_being_dealt(db: str) -> None:
     with serving(db) as live:
         code, host = lobby(live)
         auth = {"authorization": f"Bearer {host}"}
-        gate = threading.Event()
-        live.store.writer.submit(lambda conn: gate.wait(30))  # the next commit waits
+        gate, held = threading.Event(), threading.Event()
+
+        def hold(conn: object) -> None:
+            held.set()
+            gate.wait(30)
+
+        live.store.writer.submit(hold)  # the writer waits in this commit until the gate opens
+        assert held.wait(10)
         with live.http() as http, ThreadPoolExecutor(4) as pool:
             started = pool.submit(http.post, f"/api/rooms/{code}/start", headers=auth)
             # the start's commit is queued behind the held one: the deal is being committed
@@ -147,6 +153,30 @@ def test_a_connection_whose_set_up_fails_never_joins_the_room(
         assert Socket(live, {"room": code, "spectate": True}).alive()
         monkeypatch.setattr(GameSession, "send_view", real)
         assert Socket(live, {"room": code, "token": tokens[victim]}).alive()
+
+
+def test_a_second_screen_whose_set_up_fails_leaves_the_first_its_seat(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The seat's older connection is let go only once the newer one is fully set up: if
+    that fails, the older keeps the seat (it is not told to stop, nor closed)."""
+    with serving(db) as live:
+        code, _, tokens = human_room(live, NAMES)
+        name = NAMES[0]
+        first = Socket(live, {"room": code, "token": tokens[name]})
+        real = GameSession.send_view
+
+        def broken(session: GameSession, conn: Any) -> None:
+            raise RuntimeError("a bug while building the view")
+
+        monkeypatch.setattr(GameSession, "send_view", broken)
+        second = Socket(live)
+        second.send(json.dumps({"type": "hello", "room": code, "token": tokens[name]}))
+        assert [m["code"] for m in second.closed()[2] if m["type"] == "error"] == ["internal"]
+        monkeypatch.setattr(GameSession, "send_view", real)
+        assert first.alive()  # no "replaced", still served
+        seated = [c for c in live.hub.rooms[code].connections if c.seat == name]
+        assert len(seated) == 1 and not seated[0].closed
 
 
 def test_a_room_that_cannot_be_rebuilt_is_set_aside_and_the_server_serves_the_others(

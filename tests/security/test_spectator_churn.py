@@ -64,6 +64,8 @@ def test_presence_changes_reach_each_connection_once_per_window(tmp_path: Path) 
             await asyncio.sleep(0)
             counts.append(sum(len(w.frames) for w in watchers))
         room.join("Ana")  # a lobby change: at once, not a window later
+        loop = asyncio.get_running_loop()
+        assert room.lobby_pending is not None and room.lobby_due <= loop.time()
         await asyncio.wait_for(_frames(watchers[0], 3), 10)
         counts.append(sum(len(w.frames) for w in watchers))
         await room.saved()

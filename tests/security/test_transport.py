@@ -79,10 +79,11 @@ def test_only_this_server_s_pages_and_allowed_origins_open_the_websocket(db: str
                 await answer(origin)
                 for origin in (None, live.url, "https://table.example",
                                live.url.replace("127.0.0.1", "evil.example"),
-                               "https://evil.example", "null")
+                               "https://evil.example", "null", "http://table.example",
+                               live.url.replace("http://", "https://"))
             ]  # fmt: skip
 
-        assert asyncio.run(all_of()) == ["welcome"] * 3 + ["bad_origin"] * 3
+        assert asyncio.run(all_of()) == ["welcome"] * 3 + ["bad_origin"] * 5
 
 
 @pytest.fixture

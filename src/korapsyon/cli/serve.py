@@ -192,8 +192,15 @@ def serve(  # noqa: PLR0917
         raise click.UsageError("--tls-cert and --tls-key go together")
     if public_url and len(public_url) != workers:
         raise click.UsageError(f"give --public-url once for each of the {workers} worker(s)")
+    try:
+        runtime.Proxies(trust_proxy)
+    except ValueError as exc:
+        raise click.UsageError(f"--trust-proxy takes addresses, networks or '*': {exc}") from None
+    scheme = "https" if tls_cert else "http"
     if workers > 1 and worker is None:
-        _supervise(workers, host, port, url, _arguments(click.get_current_context()))
+        arguments = _arguments(click.get_current_context())
+        first = public_url[0] if public_url else None
+        _supervise(workers, host, port, url, arguments, scheme=scheme, public=first)
         return
     runtime.raise_file_limit()
     store = SqlStore(url)
@@ -208,7 +215,6 @@ def serve(  # noqa: PLR0917
         send_seconds=limit_send_seconds,
     )
     address = advertise or reachable_address(host)  # (workers: the supervisor's, for all)
-    scheme = "https" if tls_cert else "http"
     urls = public_url or tuple(f"{scheme}://{address}:{port + k}" for k in range(workers))
     shards = Shards(tuple(u.rstrip("/") for u in urls), worker or 0)
     app = build_app(
@@ -248,9 +254,18 @@ def _arguments(context: click.Context) -> list[str]:
     return arguments
 
 
-def _supervise(workers: int, host: str, port: int, url: str, arguments: list[str]) -> None:
+def _supervise(
+    workers: int,
+    host: str,
+    port: int,
+    url: str,
+    arguments: list[str],
+    *,
+    scheme: str,
+    public: str | None,
+) -> None:
     """Migrate the store once, then run ``workers`` copies of this command, worker K on
-    PORT+K (korapsyon.server.workers)."""
+    PORT+K (korapsyon.server.workers). ``public``: the first worker's --public-url."""
     from ..server.workers import WorkerFailed, supervise
     from ..store.sql import SqlStore
 
@@ -260,8 +275,6 @@ def _supervise(workers: int, host: str, port: int, url: str, arguments: list[str
     store.migrate()
     store.close()
     address = reachable_address(host)
-    scheme = "https" if "--tls-cert" in arguments else "http"
-    public = arguments[arguments.index("--public-url") + 1] if "--public-url" in arguments else None
     _announce(public or f"{scheme}://{address}:{port}", host, port, url, scheme)
     say(f"{workers} workers on ports {port}-{port + workers - 1}; each owns some of the rooms")
     command = [sys.executable, "-m", "korapsyon", "serve", *arguments, "--advertise", address]

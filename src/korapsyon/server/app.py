@@ -269,7 +269,7 @@ def build_app(
         exception_handlers={HTTPException: _http_error, Exception: _crash},  # type: ignore[dict-item]
     )
     app.state.hub = hub
-    allowed = {_netloc(url) for url in (*hub.shards.urls, *origins)} - {""}
+    allowed = {_origin(url) for url in (*hub.shards.urls, *origins)} - {("", "")}
     return Server(app, hub, limits, addresses, frozenset(allowed))
 
 
@@ -305,13 +305,13 @@ class Server:
         hub: Hub,
         limits: Limits,
         addresses: AddressLimits,
-        origins: frozenset[str] = frozenset(),
+        origins: frozenset[tuple[str, str]] = frozenset(),
     ) -> None:
         self.app = app
         self.hub = hub
         self.limits = limits
         self.addresses = addresses
-        self.origins = origins  # host[:port] of the origins allowed besides the request's own
+        self.origins = origins  # (scheme, host[:port]) allowed besides the request's own
         self.state = app.state
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -373,20 +373,25 @@ class Server:
             self.addresses.close_socket(address)
 
 
-def _netloc(url: str) -> str:
-    return urlsplit(url).netloc.lower()
+def _origin(url: str) -> tuple[str, str]:
+    """An origin's scheme and host[:port], lower-cased."""
+    parts = urlsplit(url)
+    return parts.scheme.lower(), parts.netloc.lower()
 
 
-def _origin_ok(ws: WebSocket, allowed: frozenset[str]) -> bool:
+def _origin_ok(ws: WebSocket, allowed: frozenset[tuple[str, str]]) -> bool:
     """Whether a WebSocket may be opened from where it comes: a page of this server (the
-    Origin's host and port are the request's own Host), one of ``allowed`` (the workers'
-    and public addresses, ``serve --allow-origin``), or no page at all (a program, which
-    sends no Origin; it cannot borrow a browser's cookies or storage anyway)."""
+    Origin is the request's own scheme and Host), one of ``allowed`` (the workers' and
+    public addresses, ``serve --allow-origin``, scheme included), or no page at all (a
+    program, which sends no Origin). A page's tokens live in its own origin's storage, so
+    a page elsewhere that gets in anyway (DNS rebinding) holds no seat: it is a spectator,
+    like any program."""
     origin = ws.headers.get("origin")
     if origin is None:
         return True
-    found = _netloc(origin)
-    return bool(found) and (found == ws.headers.get("host", "").lower() or found in allowed)
+    found = _origin(origin)
+    own = ("https" if ws.url.scheme == "wss" else "http", ws.headers.get("host", "").lower())
+    return bool(found[1]) and (found == own or found in allowed)
 
 
 API_HEADERS = [(b"cache-control", b"no-store"), (b"x-content-type-options", b"nosniff")]
@@ -543,24 +548,25 @@ async def serve_connection(hub: Hub, ws: WebSocket, send: Send, limits: Limits) 
 
 
 def _join(room: Room, conn: Connection) -> None:
-    """Send a new connection its welcome, the view and the chat so far, and only then make
-    it one of the room's connections (if any of it fails, it never was one); then its
-    lobby, which counts it. The same seat connected elsewhere is let go first."""
-    if conn.seat is not None:  # the newest connection of a seat wins; the older is told
-        for other in list(room.connections):
-            if other.seat == conn.seat:
-                other.send(p.Error(None, "replaced", REPLACED))
-                other.close(REPLACED, REPLACED_CLOSE)
-                room.connections.remove(other)
+    """Give a new connection its welcome, the lobby (which counts it), the view and the chat
+    so far, and only then make it one of the room's connections, letting go of the same
+    seat's older connection (the newest wins; the older is told why). If anything fails
+    before that, the room is as it was: the older connection keeps the seat."""
     now = time.time()
     conn.send(p.Welcome(p.PROTOCOL_VERSION, room.code, conn.role, conn.seat, conn.host, now))
+    conn.send_raw(room.lobby_frame(joining=conn))
     session = room.session
     if session is not None:
         session.send_view(conn)
         for frame in session.chat_history(conn):
             conn.send_raw(frame)
+    if conn.seat is not None:
+        for other in list(room.connections):
+            if other.seat == conn.seat:
+                other.send(p.Error(None, "replaced", REPLACED))
+                other.close(REPLACED, REPLACED_CLOSE)
+                room.connections.remove(other)
     room.connections.append(conn)
-    conn.send_raw(room.lobby_frame())
     room.presence_changed()
 
 

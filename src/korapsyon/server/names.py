@@ -54,11 +54,13 @@ def reads_as_reserved(name: str) -> bool:
     punctuation and symbols are set aside and look-alike letters of any script (and the
     digits 0 and 1) are read as the Latin letters they mimic: Unicode's confusable skeleton
     (UTS #39, computed by ``disarm``)."""
-    return _letters(disarm.skeleton_key(_letters(name), digit_policy="tr39")) in RESERVED
+    decomposed = unicodedata.normalize("NFKD", name)
+    return _letters(disarm.skeleton_key(decomposed, digit_policy="tr39")) in RESERVED
 
 
 def _letters(text: str) -> str:
     """The letters and digits of ``text``, without their accents (compatibility forms
-    decomposed: a full-width or mathematical "H" is an "H")."""
+    decomposed: a full-width or mathematical "H" is an "H"). It runs after the skeleton,
+    which reads symbols that look like letters (enclosed, squared) as those letters."""
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed if unicodedata.category(ch)[0] in "LN")

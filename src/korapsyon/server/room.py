@@ -13,6 +13,7 @@ import hashlib
 import logging
 import secrets
 import time
+from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
@@ -272,7 +273,7 @@ class Room:
 
     # ------------------------------------------------------------ who is who
     def is_host(self, secret: str) -> bool:
-        return bool(secret) and secrets.compare_digest(digest(secret), self.host_token)
+        return _matches(secret, self.host_token)
 
     def identify(
         self, token_: str | None, host_token: str | None, spectate: bool
@@ -282,13 +283,10 @@ class Room:
         if host_token is not None and not host:
             raise LobbyError("bad_token", "that is not this room's host token", 403)
         if token_ is not None:
-            hashed = digest(token_)
-            if self.moderator_token is not None and secrets.compare_digest(
-                hashed, self.moderator_token
-            ):
+            if _matches(token_, self.moderator_token):
                 return "moderator", None, host
             for seat in self.seats:
-                if seat.token is not None and secrets.compare_digest(hashed, seat.token):
+                if _matches(token_, seat.token):
                     return "player", seat.name, host
             raise LobbyError("bad_token", "that token does not open a seat of this room", 403)
         if host:
@@ -301,11 +299,13 @@ class Room:
 
     def tokens(self) -> list[str | None]:
         """The digests of every token of the room: the host's, the moderator's, the seats'."""
-        return [self.host_token, self.moderator_token, *(seat.token for seat in self.seats)]
+        return _table(self.host_token, self.moderator_token, self.seats)
 
-    def info(self) -> RoomInfo:
-        """What anyone in the room (or the lobby page) may see."""
-        connected = {c.seat for c in self.connections if c.seat is not None and not c.closed}
+    def info(self, joining: Connection | None = None) -> RoomInfo:
+        """What anyone in the room (or the lobby page) may see (with ``joining`` counted
+        among its connections: the lobby a connection gets before it joins)."""
+        connections = [*self.connections, joining] if joining else self.connections
+        connected = {c.seat for c in connections if c.seat is not None and not c.closed}
         return RoomInfo(
             code=self.code,
             status=self.status,  # type: ignore[arg-type]
@@ -315,14 +315,14 @@ class Room:
                 for i, s in enumerate(self.seats)
             ],
             settings=self.settings,
-            spectators=self.spectators(),
+            spectators=sum(1 for c in connections if c.role == "spectator"),
         )
 
     def spectators(self) -> int:
         return sum(1 for c in self.connections if c.role == "spectator")
 
-    def lobby_frame(self) -> bytes:
-        return encode(Lobby(msgspec.to_builtins(self.info())))
+    def lobby_frame(self, joining: Connection | None = None) -> bytes:
+        return encode(Lobby(msgspec.to_builtins(self.info(joining))))
 
     def broadcast_lobby(self) -> None:
         """The lobby changed (seats, settings, status): every connection gets it on the
@@ -442,7 +442,9 @@ class Hub:
         """The room of ``row``, rebuilt from the store; or, if that fails (a record the
         rules refuse, seats that do not match the deal, settings this version cannot
         read), None: the room is logged and marked damaged (:attr:`damaged`), requests for
-        it are refused with ``room_damaged``, and the store keeps it as it was."""
+        it are refused with ``room_damaged``, and the store keeps it as it was (what its
+        rebuilding had started, a timer, is stopped)."""
+        room = None
         try:
             settings = msgspec.convert(row.settings, RoomSettings)
             room = Room(
@@ -455,6 +457,8 @@ class Hub:
             )
             room.restore(row)
         except Exception as exc:
+            if room is not None and room.session is not None:
+                room.session.stop()
             self.damaged[row.code] = f"{type(exc).__name__}: {exc}"
             log.exception("room %s cannot be rebuilt from the store: set aside", row.code)
             return None
@@ -499,8 +503,12 @@ class Hub:
             row = self.store.load_room(code)
             if row is None:
                 raise LobbyError("no_record", f"room {code!r} has no finished game", 404)
-            settings = msgspec.convert(row.settings, RoomSettings)
-            tokens = [row.host_token, row.moderator_token, *(seat.token for seat in row.seats)]
+            try:
+                settings = msgspec.convert(row.settings, RoomSettings)
+            except msgspec.ValidationError as exc:
+                self.damaged[code] = f"{type(exc).__name__}: {exc}"
+                raise self._damaged(code) from None
+            tokens = _table(row.host_token, row.moderator_token, row.seats)
             finished = row.setup is not None and row.status == "finished"
             record = stored_record(row) if finished else None
         if not settings.public_record and not _opens(secret, tokens):
@@ -516,21 +524,31 @@ class Hub:
 
     def _refuse_damaged(self, code: str) -> None:
         if code in self.damaged:
-            raise LobbyError(
-                "room_damaged",
-                f"room {code} could not be rebuilt from the store after a restart; it is "
-                "closed until the server's operator repairs it (the other rooms are not "
-                "affected, and nothing of it was changed)",
-                503,
-            )
+            raise self._damaged(code)
+
+    @staticmethod
+    def _damaged(code: str) -> LobbyError:
+        return LobbyError(
+            "room_damaged",
+            f"room {code} could not be read from the store; it is closed until the server's "
+            "operator repairs it (the other rooms are not affected, and nothing of it was "
+            "changed)",
+            503,
+        )
+
+
+def _matches(secret: str | None, known: str | None) -> bool:
+    """Whether ``secret`` is the token whose digest is ``known`` (compared in constant time)."""
+    if not secret or known is None:
+        return False
+    return secrets.compare_digest(digest(secret), known)
 
 
 def _opens(secret: str, digests: list[str | None]) -> bool:
-    """Whether ``secret`` is the token of one of these digests (compared in constant time,
-    each of them)."""
-    hashed = digest(secret) if secret else ""
-    found = False
-    for known in digests:
-        if known is not None and secrets.compare_digest(hashed, known):
-            found = True
-    return found
+    """Whether ``secret`` is the token of one of these digests."""
+    return any(_matches(secret, known) for known in digests)
+
+
+def _table(host: str, moderator: str | None, seats: Sequence[Seat | SeatRow]) -> list[str | None]:
+    """The digests of a room's tokens: the host's, the moderator's, the seats'."""
+    return [host, moderator, *(seat.token for seat in seats)]

@@ -15,6 +15,7 @@ once. A trusted reverse proxy's own address is not capped: every client comes th
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import os
 import resource
 import socket
@@ -72,7 +73,7 @@ def config(
         app,
         host=host,
         port=port,
-        http=guarded_http(request_seconds, per_address, frozenset(proxies)),
+        http=guarded_http(request_seconds, per_address, Proxies(proxies)),
         proxy_headers=bool(proxies),
         forwarded_allow_ips=list(proxies) or None,
         ssl_certfile=tls.certfile if tls else None,
@@ -81,11 +82,31 @@ def config(
     )
 
 
+class Proxies:
+    """The trusted proxies, as ``serve --trust-proxy`` names them (uvicorn's forms:
+    addresses, networks such as ``10.0.0.0/8``, or ``*`` for any): ``address in proxies``."""
+
+    def __init__(self, given: Sequence[str] = ()) -> None:
+        self.anyone = "*" in given
+        self.networks = [ipaddress.ip_network(g, strict=False) for g in given if g != "*"]
+
+    def __contains__(self, address: str) -> bool:
+        if self.anyone:
+            return True
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return any(ip in network for network in self.networks)
+
+
 def guarded_http(
-    request_seconds: float, per_address: int, exempt: frozenset[str] = frozenset()
+    request_seconds: float, per_address: int, exempt: Proxies | None = None
 ) -> type[asyncio.Protocol]:
     """uvicorn's HTTP protocol (httptools) with the module's two guards, counting the
-    connections of one server (a class of its own for each server)."""
+    connections of one server (a class of its own for each server); the ``exempt``
+    proxies' own connections are not capped."""
+    trusted = exempt or Proxies()
     held: dict[str, int] = {}  # HTTP connections open, per address
 
     class Guarded(HttpToolsProtocol):
@@ -97,7 +118,7 @@ def guarded_http(
             super().connection_made(transport)
             self.address = self.client[0] if self.client else "?"
             count = held.get(self.address, 0)
-            if 0 < per_address <= count and self.address not in exempt:
+            if 0 < per_address <= count and self.address not in trusted:
                 transport.abort()  # nothing read, nothing answered
                 return
             held[self.address] = count + 1

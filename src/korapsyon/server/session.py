@@ -374,6 +374,13 @@ class GameSession:
         self.timer_handle = self.loop.call_later(duration, self._expire)
         self._store_timer()
 
+    def stop(self) -> None:
+        """Start nothing more: no timer, no bot (a room set aside, or dropped)."""
+        self._cancel_timer()
+        for task in list(self.tasks):
+            task.cancel()
+        self.bots.clear()
+
     def _cancel_timer(self) -> None:
         if self.timer_handle is not None:
             self.timer_handle.cancel()

@@ -7,9 +7,12 @@ A worker says it has started by writing a line to a pipe the supervisor gives it
 before it ever said so (its port is taken, its database unreachable...) is not restarted:
 the supervisor stops the others and fails, so that a mistake shows at once instead of a
 worker starting and dying forever. Once a worker has started, one that dies is started
-again, after a pause that doubles (up to MAX_PAUSE) each time it dies again before it has
-started: the other workers' games go on meanwhile. The workers get SIGTERM if the
-supervisor itself dies. Nothing here depends on how long anything took.
+again: at once if it had served for STABLE_SECONDS, else after a pause that doubles (up to
+MAX_PAUSE) each time it dies again so soon, before or just after it has started (a worker
+that crashes as soon as it has rebuilt its rooms must not rebuild them in a loop): the
+other workers' games go on meanwhile. The workers get SIGTERM if the supervisor itself
+dies. Whether a worker started, and so whether the whole server fails, never depends on
+how long anything took; only the length of a pause does.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from dataclasses import dataclass, field
 from types import FrameType
 
 POLL_SECONDS = 0.2
+STABLE_SECONDS = 60.0  # a worker that served this long before it died is restarted at once
 STOP_SECONDS = 30.0
 MAX_PAUSE = 30.0
 PR_SET_PDEATHSIG = 1  # prctl(2)
@@ -45,6 +49,7 @@ class _Worker:
     process: subprocess.Popen[bytes] | None = None
     ready_pipe: int = -1  # the read end of the current process's --ready-fd
     ready: bool = False  # the current process said it has started
+    ready_at: float = 0.0  # ... then (time.monotonic())
     ever: bool = False  # ... or an earlier one did
     pause: float = 0.0  # before the next restart
     due: float | None = None  # when it is started again (time.monotonic())
@@ -59,6 +64,9 @@ class _Worker:
                 pass_fds=(write,),
                 preexec_fn=_die_with_parent,  # noqa: PLW1509 (the supervisor has no threads)
             )
+        except BaseException:
+            os.close(read)
+            raise
         finally:
             os.close(write)
         self.ready_pipe, self.ready, self.due = read, False, None
@@ -76,7 +84,7 @@ class _Worker:
             done = True  # end of file
         if READY in self.said and not self.ready:
             self.ready = self.ever = True
-            self.pause = 0.0
+            self.ready_at = time.monotonic()
         return done or self.ready
 
     def close_pipe(self, selector: selectors.BaseSelector) -> None:
@@ -141,7 +149,9 @@ def _tend(
             worker.close_pipe(selector)
         if not worker.ever:
             raise WorkerFailed(f"worker {index} stopped while starting (exit code {code})")
-        if not worker.ready:  # died again before it started: wait longer each time
+        if worker.ready and now - worker.ready_at >= STABLE_SECONDS:
+            worker.pause = 0.0  # it served a while: start it again at once
+        else:  # died before or soon after it started: wait longer each time
             worker.pause = min(MAX_PAUSE, worker.pause * 2 or 1.0)
         worker.due = now + worker.pause
         after = f" in {worker.pause:g} s" if worker.pause else ""

@@ -1,4 +1,4 @@
-"""Server tests run against both stores: SQLite always, and PostgreSQL at
+"""Tests that take ``db_url`` run against both stores: SQLite always, and PostgreSQL at
 KORAPSYON_TEST_POSTGRES (scripts/test installs and starts one; without it those runs are
 skipped)."""
 
