@@ -1,4 +1,6 @@
-"""Plain-English text of events: the timeline a viewer reads and the moderator's sheet.
+"""The timeline: which events are news, what each says (:func:`params`, for a client that
+words it in its own language), and the plain-English line of each (:func:`describe`, for
+the terminal, language-model agents and the tests).
 
 :func:`describe` returns ``None`` for events that are bookkeeping rather than news (an
 accepted vote, the start of most steps). Private events are phrased to their one reader
@@ -6,6 +8,10 @@ accepted vote, the start of most steps). Private events are phrased to their one
 """
 
 from __future__ import annotations
+
+from typing import Any
+
+import msgspec
 
 from .cards import CARDS
 from .events import (
@@ -86,6 +92,38 @@ def card_text(card_id: str) -> str:
 
 def outcome_text(winner: str, reason: str) -> str:
     return f"{_WINNERS[winner]}: {_REASONS[reason]}."
+
+
+_NOT_PARAMS = frozenset({"year", "audience", "event"})
+
+
+def params(event: BaseEvent) -> dict[str, Any]:
+    """What a timeline entry says, as plain data: the event's own fields (names, numbers,
+    card ids, role and team values) but its Year and audience; of an action taken, only
+    its kind; of the game's end, who won and why (the roles are in the view). A client words it from its ``kind`` in the reader's language."""
+    if isinstance(event, ActionTaken):
+        return {"action": event.action.kind}
+    if isinstance(event, GameOver):  # (the trackers' last values are the end's reveal's)
+        return {"winner": event.winner, "reason": event.reason, "rule": event.rule}
+    fields = msgspec.to_builtins(event)
+    return {key: _listed(value) for key, value in fields.items() if key not in _NOT_PARAMS}
+
+
+def _listed(value: Any) -> Any:
+    """``value`` with its tuples as lists (what JSON makes of them)."""
+    if isinstance(value, tuple | list):
+        return [_listed(item) for item in value]
+    return value
+
+
+def is_news(event: BaseEvent) -> bool:
+    """Whether ``event`` makes a timeline entry (:func:`describe` has a line for it)."""
+    if isinstance(event, StepStarted):
+        runoff = event.step in ("elect_runoff", "jail_runoff") and bool(event.options)
+        return event.step == "hidden" or runoff
+    if isinstance(event, ActionTaken):
+        return event.action.kind == "end_discussion"
+    return type(event) in _NEWS
 
 
 def describe(event: BaseEvent) -> str | None:
@@ -226,6 +264,17 @@ def describe(event: BaseEvent) -> str | None:
         case GameOver():
             return outcome_text(event.winner, event.reason)
     return None
+
+
+_NEWS = frozenset({
+    GameStarted, RoleDealt, TeamRevealed, YearStarted, PresidencyEnded, PlayerReturned,
+    ProtectionSet, InvestigationResult, Stolen, SuholPaid, CoaMuted, TokhangPaid, NotPaid,
+    TokhangBlocked, AutoJailUsed, AutoJailCancelled, AuditDelivered, TreasuryReport, Revenue,
+    Candidates, VoteTally, PresidentElected, ProjectOffered, ProjectChosen, CommitteeNamed,
+    ProjectVoted, Kickback, DiscussionOpened, ClaimMade, WitnessTestimony, ForcedVoteCalled,
+    JailingBlocked, PlayerJailed, PlayerEliminated, NobodyJailed, YearEnded, GameOver,
+})  # fmt: skip
+"""The events always worth a timeline line (two more are, sometimes: see is_news)."""
 
 
 def _claim_text(event: ClaimMade) -> str:

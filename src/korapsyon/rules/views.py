@@ -37,9 +37,9 @@ from .events import (
 )
 from .game import Choice, Game
 from .roles import Role
-from .script import script_line
+from .script import cue, script_line
 from .steps import STEPS, Step
-from .timeline import describe
+from .timeline import describe, is_news, params
 
 MODERATOR_VIEWER = "@moderator"
 """Pass as ``who`` to :func:`view_for` for the moderator's view."""
@@ -77,18 +77,31 @@ class ViewTracker:
     added since the last call, for a transport that sends only what changed.
     """
 
-    def __init__(self, game: Game, who: str | None, public: ViewTracker | None = None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        who: str | None,
+        public: ViewTracker | None = None,
+        *,
+        words: bool = True,
+    ) -> None:
         self.game = game
+        self.words = words  # the English words too (timeline text, script, role card)
         self.moderator = who == MODERATOR_VIEWER
         self.name: str | None = None if who is None or self.moderator else who
         # A public tracker of the same game whose timeline entries this one may reuse
         # (public events read the same for everyone): a transport's saving, not a rule.
-        shareable = public is not None and public.name is None and not public.moderator
+        shareable = (
+            public is not None
+            and public.name is None
+            and not public.moderator
+            and public.words == words
+        )
         self.public = public if shareable else None
         self.public_entries: dict[int, dict[str, Any]] = {}  # event index -> entry
         self.seat = None if self.name is None else game.seat(self.name)
         self.corrupt = self.seat is not None and game.roles[self.seat] is Role.CORRUPT_POLITICIAN
-        self.identity = None if self.seat is None else _identity(game, self.seat)
+        self.identity = None if self.seat is None else _identity(game, self.seat, words)
         self.cursor = 0  # events of the game read so far
         self.read = 0  # of those, the ones its viewer may see
         self.core: tuple[int, View] | None = None  # (read, shared_core()) last built
@@ -127,10 +140,12 @@ class ViewTracker:
                 if shared_entry is not None:
                     self.timeline.append(shared_entry)
                 continue
-            text = describe(event)
-            if text is None:
+            if not is_news(event):
                 continue
-            entry: dict[str, Any] = {"year": event.year, "kind": _kind(event), "text": text}
+            entry: dict[str, Any] = {"year": event.year, "kind": _kind(event)}
+            entry["params"] = params(event)
+            if self.words:
+                entry["text"] = describe(event)
             if audience != EVERYONE:
                 entry["private"] = True
                 if moderator:
@@ -296,10 +311,9 @@ def _shared_core(game: Game, scan: ViewTracker) -> View:
     outcome = game.outcome
     president = game.president
     term = game.ruleset.president_term
-    return {
+    core: View = {
         "year": game.year,
         "step": None if step is None else step.value,
-        "step_title": None if step is None else STEPS[step].title,
         "status": "finished" if outcome else "in_progress",
         "outcome": None
         if outcome is None
@@ -329,10 +343,14 @@ def _shared_core(game: Game, scan: ViewTracker) -> View:
         "project": _project(game, scan),
         "witness": scan.note("witness"),
         "forced_vote": _name(game, game.forced_target),
-        "script": script_line(game),
+        "cue": cue(game),
         "history": list(scan.history),
-        "ballot": _ballot(game),  # the last field (see votes_cast)
     }
+    if scan.words:
+        core["step_title"] = None if step is None else STEPS[step].title
+        core["script"] = script_line(game)
+    core["ballot"] = _ballot(game)  # the last field (see votes_cast)
+    return core
 
 
 def _project(game: Game, scan: ViewTracker) -> dict[str, Any] | None:
@@ -384,18 +402,20 @@ def votes_cast(game: Game) -> int | None:
     return len(game.pending)
 
 
-def _identity(game: Game, seat: int) -> dict[str, Any]:
+def _identity(game: Game, seat: int, words: bool) -> dict[str, Any]:
     """What a player's view says of them that never changes in a game: the role card, and
-    the teammates the role knows (R-07)."""
+    the teammates the role knows (R-07); with ``words``, the role's English title and goal
+    (a client words them from the role)."""
     role = game.roles[seat]
     identity: dict[str, Any] = {
         "name": game.players[seat],
         "seat": seat,
         "role": role.value,
-        "role_title": role.title,
-        "goal": role.goal,
         "team": role.team.value,
     }
+    if words:
+        identity["role_title"] = role.title
+        identity["goal"] = role.goal
     if role is Role.CORRUPT_POLITICIAN:
         identity["teammates"] = [game.players[s] for s in game.corrupt_seats if s != seat]
     if role is Role.GOOD_POLITICIAN and game.ruleset.good_politicians_recognise:
