@@ -264,7 +264,7 @@ def test_a_human_moderator_sees_everything_and_runs_the_clock(db_url: str) -> No
         view = await mod.until("view")
         secrets = view["state"]["secrets"]
         assert len(secrets["roles"]) == 9 and "corruption_fund" in secrets
-        assert view["state"]["script"]
+        assert view["state"]["cue"]["key"] == "hidden"  # the script to read aloud
         assert (await mod.request({"type": "timer", "op": "pause"}))["type"] == "ack"
         await _close(mod)
 

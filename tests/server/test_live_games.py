@@ -63,12 +63,12 @@ def test_a_complete_game_over_websockets(db_url: str, players: int) -> None:
     # Each client's view, rebuilt from what it was sent, is exactly its player view: it
     # never received anything outside it. The spectator's is the public view.
     for name, client in clients.items():
-        expected = player_view(game, name)
+        expected = player_view(game, name, words=False)
         assert client.state == {k: v for k, v in expected.items() if k != "timeline"}
         assert client.timeline == expected["timeline"]
         for message in client.received:
             assert "secrets" not in message.get("state", {})
-    public = public_view(game)
+    public = public_view(game, words=False)
     assert spectator.state == {k: v for k, v in public.items() if k != "timeline"}
     assert spectator.timeline == public["timeline"]
 
@@ -92,7 +92,7 @@ def test_reconnect_and_restart_mid_game_then_finish(db_url: str) -> None:
         assert view["state"]["you"]["name"] == "Ana"
         assert before is not None and view["state"]["year"] >= before["year"]
         live.store.flush()
-        expected = player_view(live.game(code), "Ana")
+        expected = player_view(live.game(code), "Ana", words=False)
         assert view["state"] == {k: v for k, v in expected.items() if k != "timeline"}
         for client in [*clients.values(), host, again]:
             await client.ws.close()
@@ -109,7 +109,7 @@ def test_reconnect_and_restart_mid_game_then_finish(db_url: str) -> None:
         code, host_token, tokens, before_restart = asyncio.run(first_half(live))
     # the server is gone; a new one on the same database carries on
     with running(db) as live:
-        assert player_view(live.game(code), "Ana") == before_restart
+        assert player_view(live.game(code), "Ana", words=False) == before_restart
         asyncio.run(second_half(live, code, host_token, tokens))
         game = _record_of(live, code, host_token)
     assert game.is_over

@@ -9,7 +9,7 @@ event. Audiences are :data:`EVERYONE`, :data:`CORRUPT` (the Corrupt team),
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 import msgspec
 
@@ -147,9 +147,20 @@ class AutoJailUsed(BaseEvent, frozen=True, tag="auto_jail_used"):
     public_spending: int
 
 
+CancelReason: TypeAlias = Literal[
+    "inactive", "target_inactive", "already_targeted", "forced_vote_called",
+    "not_enough_spending",
+]  # fmt: skip
+
+
 class AutoJailCancelled(BaseEvent, frozen=True, tag="auto_jail_cancelled"):
+    """R-25 step 6: an Auto Jail not carried out (nothing paid), and why: its Good
+    Politician or its target is no longer active, the target was already an Auto Jail's
+    this Year, the Year's forced vote is already called, or Approved Public Spending is
+    below the cost."""
+
     target: str
-    reason: str
+    reason: CancelReason
 
 
 class AuditDelivered(BaseEvent, frozen=True, tag="audit_delivered"):

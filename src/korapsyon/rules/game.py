@@ -61,6 +61,7 @@ from .events import (
     AutoJailCancelled,
     AutoJailUsed,
     BaseEvent,
+    CancelReason,
     Candidates,
     ClaimMade,
     CoaMuted,
@@ -811,20 +812,17 @@ class Game:
                 continue
             assert isinstance(order, AutoJail) and order.target is not None
             target = self._index[order.target]
-            reason = None
+            reason: CancelReason | None = None
             if self.status[gp] != ACTIVE:
-                reason = "you are no longer active"
+                reason = "inactive"
             elif self.status[target] != ACTIVE:
-                reason = f"{order.target} is no longer active"
+                reason = "target_inactive"
             elif target in already:
-                reason = f"{order.target} was already the target of an Auto Jail this Year"
+                reason = "already_targeted"
             elif self.forced_target is not None:
-                reason = "this Year's forced jail vote is already called"
+                reason = "forced_vote_called"
             elif self.public_spending < self.auto_jail_cost:
-                reason = (
-                    f"Approved Public Spending ({self.public_spending}) is below the cost "
-                    f"({self.auto_jail_cost})"
-                )
+                reason = "not_enough_spending"
             if reason is not None:
                 emit(AutoJailCancelled(year, gp, order.target, reason))
                 continue

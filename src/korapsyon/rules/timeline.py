@@ -72,6 +72,13 @@ _CAUSES = {
     "witness_vote": "by the Witness vote",
     "auto_jail": "by Auto Jail",
 }
+_CANCELLED = {
+    "inactive": "you are no longer active",
+    "target_inactive": "{target} is no longer active",
+    "already_targeted": "{target} was already the target of an Auto Jail this Year",
+    "forced_vote_called": "this Year's forced jail vote is already called",
+    "not_enough_spending": "Approved Public Spending is below the cost",
+}
 _VOTES = {
     "elect": "Election",
     "elect_runoff": "Election runoff",
@@ -100,7 +107,8 @@ _NOT_PARAMS = frozenset({"year", "audience", "event"})
 def params(event: BaseEvent) -> dict[str, Any]:
     """What a timeline entry says, as plain data: the event's own fields (names, numbers,
     card ids, role and team values) but its Year and audience; of an action taken, only
-    its kind; of the game's end, who won and why (the roles are in the view). A client words it from its ``kind`` in the reader's language."""
+    its kind; of the game's end, who won and why (the roles are in the view). A client
+    words it from its ``kind`` in the reader's language."""
     if isinstance(event, ActionTaken):
         return {"action": event.action.kind}
     if isinstance(event, GameOver):  # (the trackers' last values are the end's reveal's)
@@ -186,7 +194,8 @@ def describe(event: BaseEvent) -> str | None:
                 f"(-{event.cost}, now {event.public_spending})."
             )
         case AutoJailCancelled():
-            return f"Your Auto Jail on {event.target} was cancelled: {event.reason}."
+            why = _CANCELLED[event.reason].format(target=event.target)
+            return f"Your Auto Jail on {event.target} was cancelled: {why}."
         case AuditDelivered():
             if event.project is None:
                 return "Audit: No project last year."

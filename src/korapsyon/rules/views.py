@@ -47,24 +47,25 @@ MODERATOR_VIEWER = "@moderator"
 View = dict[str, Any]
 
 
-def view_for(game: Game, who: str | None) -> View:
-    """The view of a player (by name), the public (None) or the moderator."""
-    return ViewTracker(game, who).view()
+def view_for(game: Game, who: str | None, *, words: bool = True) -> View:
+    """The view of a player (by name), the public (None) or the moderator; without
+    ``words``, as the server sends it (no English: see :class:`ViewTracker`)."""
+    return ViewTracker(game, who, words=words).view()
 
 
-def public_view(game: Game) -> View:
+def public_view(game: Game, *, words: bool = True) -> View:
     """What the board screen and spectators see."""
-    return ViewTracker(game, None).view()
+    return ViewTracker(game, None, words=words).view()
 
 
-def player_view(game: Game, name: str) -> View:
+def player_view(game: Game, name: str, *, words: bool = True) -> View:
     """What the player called ``name`` may know now."""
-    return ViewTracker(game, name).view()
+    return ViewTracker(game, name, words=words).view()
 
 
-def moderator_view(game: Game) -> View:
+def moderator_view(game: Game, *, words: bool = True) -> View:
     """Everything: every role, tracker and night choice, and the script line."""
-    return ViewTracker(game, MODERATOR_VIEWER).view()
+    return ViewTracker(game, MODERATOR_VIEWER, words=words).view()
 
 
 class ViewTracker:

@@ -321,7 +321,7 @@ def document() -> str:
             out += ["```json", json.dumps(schema, indent=1), "```", ""]
     game = Game(table(9), seed=1)
     play_random(game, random.Random(1), max_actions=40)
-    view = player_view(game, game.players[0])
+    view = player_view(game, game.players[0], words=False)
     view["timeline"] = view["timeline"][-3:]
     out += [
         "## Views",
@@ -329,7 +329,10 @@ def document() -> str:
         "`view` and `update` carry the client's view: a player's view (`you` holds the seat's",
         "role, private results and legal `choices`), the public view (spectators) or the",
         "moderator's view (`secrets` holds every role, tracker and night choice). An `update`",
-        "carries the whole new `state` and only the timeline entries added since. The",
+        "carries the whole new `state` and only the timeline entries added since. Nothing in",
+        "a view is an English sentence: a timeline entry is its `kind` and the facts it names",
+        "(`params`), the moderator's line is a `cue` (`key`, `params`), roles and cards are",
+        "ids; a client words them in its own language (the web client from its catalogs). The",
         "`timer` is `{paused: false, deadline}` (server seconds) or `{paused: true,",
         "remaining}`. An example player view (timeline shortened):",
         "",

@@ -86,7 +86,7 @@ class GameSession:
         self.log = WriteLog()
         self.loop = asyncio.get_event_loop()
         self.rng = random.Random()
-        self.public = ViewTracker(game, None)
+        self.public = ViewTracker(game, None, words=False)
         self.push_scheduled = False
         self.shared = b""  # the shared part of the views last pushed (JSON)
         self.shared_core = b""  # the same without the vote count
@@ -149,7 +149,7 @@ class GameSession:
         game, _ = replay(committed)  # every one of them was accepted before
         self.game = game
         self.log.generation += 1
-        self.public = ViewTracker(game, None)
+        self.public = ViewTracker(game, None, words=False)
         self.public.update()
         self.public_taken = len(self.public.timeline)
         self._event_cursor = min(self._event_cursor, len(game.events))
@@ -285,7 +285,7 @@ class GameSession:
 
     def send_view(self, conn: Connection) -> None:
         """A connection's whole view (on joining, reconnecting, after a rebuild)."""
-        conn.tracker = tracker = ViewTracker(self.game, conn.viewer, self.public)
+        conn.tracker = tracker = ViewTracker(self.game, conn.viewer, self.public, words=False)
         shared = conn.shared = self._shared_json()[0]
         tracker.update()
         conn.personal = encode(tracker.personal())

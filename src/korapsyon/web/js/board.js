@@ -6,7 +6,8 @@
  * timer, the treasury chart and the timeline - with the script narrated aloud.
  */
 
-import { byId, h, renderIfChanged, rerender, withNames } from './dom.js';
+import { byId, h, renderIfChanged, rerender } from './dom.js';
+import { cueText } from './words.js';
 import { language, t } from './i18n.js';
 import { loadTokens } from './net.js';
 import { kabanPoints, treasuryChart } from './chart.js';
@@ -62,8 +63,9 @@ class Board {
     drawWaiting(this.waiting, room, this.tokens);
     if (!view) return;
     this.countdown.set(room.timer);
-    this.narrator.say(view.script);
-    this.script.replaceChildren(...(view.script ? ['🎙 ', ...withNames(view.script)] : []));
+    const line = cueText(view.cue);
+    this.narrator.say(line);
+    this.script.textContent = line ? `🎙 ${line}` : '';
     rerender(this.slots.head, yearAndStep(view));
     rerender(this.slots.host, room.welcome?.host ? hostControls(room, view) : []);
     this.news.update(room.fresh);

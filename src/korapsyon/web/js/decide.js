@@ -14,6 +14,7 @@
 
 import { h } from './dom.js';
 import { t, tn } from './i18n.js';
+import { cardName } from './words.js';
 
 /** Fields whose `null` reads "abstain" (a vote) rather than "nobody" (a target). */
 const ABSTAIN = new Set(['elect', 'witness_vote', 'forced_jail_vote', 'jail_vote']);
@@ -310,7 +311,7 @@ function optionLabel(view, action, field, value) {
     return h(
       'span',
       { class: 'card-face' },
-      h('strong', { text: `${card.id.startsWith('L') ? '🏛' : '🏠'} ${card.name}` }),
+      h('strong', { text: `${card.id.startsWith('L') ? '🏛' : '🏠'} ${cardName(card.id)}` }),
       h('span', { text: t('card.cost', { cost: card.cost }) }),
       h('span', { text: t('card.kickback', { kickback: card.kickback }) }),
       h('span', { text: t('card.committee', { size: card.committee }) }),

@@ -10,6 +10,7 @@ import { showError } from './shell.js';
 import { t } from './i18n.js';
 import { recap } from './timeline.js';
 import { roleBadge } from './roles.js';
+import { errorText } from './words.js';
 
 const WIN_ICONS = { good: '🛡', bad: '💰', draw: '⚖' };
 
@@ -66,7 +67,7 @@ function recordButton(room) {
         link.remove();
         setTimeout(() => URL.revokeObjectURL(url), 60_000);
       } catch (exc) {
-        showError(exc.message);
+        showError(errorText(exc));
       } finally {
         button.disabled = false;
       }

@@ -15,6 +15,7 @@ import { byId, roomFromUrl } from './dom.js';
 import { t } from './i18n.js';
 import { api, handOver, loadTokens, saveTokens, takeFragment } from './net.js';
 import { showError, startPage } from './shell.js';
+import { errorText } from './words.js';
 
 const NAME_KEY = 'korapsyon:name';
 
@@ -53,7 +54,7 @@ async function create(withSeat) {
     saveTokens(created.code, tokens);
     location.assign(path);
   } catch (exc) {
-    showError(exc.message);
+    showError(errorText(exc));
   }
 }
 
@@ -95,7 +96,7 @@ async function join() {
     if (exc.code === 'elsewhere' && exc.url && new URL(exc.url).origin !== location.origin) {
       joinThere(new URL(exc.url).origin, code, name);
     } else if (exc.code === 'started') showError(t('lobby.started', { code }));
-    else showError(exc.message);
+    else showError(errorText(exc));
   }
 }
 

@@ -7,6 +7,7 @@
  */
 
 import { Fold, byId, h, rerender, withNames } from './dom.js';
+import { cueText } from './words.js';
 import { language, t } from './i18n.js';
 import { loadTokens } from './net.js';
 import { roleBadge } from './roles.js';
@@ -57,7 +58,7 @@ class Grimoire {
     this.countdown.set(room.timer);
     rerender(this.slots.head, yearAndStep(view));
     rerender(this.slots.controls, hostControls(this.room, view));
-    rerender(this.slots.script, h('p', { testid: 'mod-script', class: 'script big' }, '🎙 ', withNames(view.script ?? '')));
+    rerender(this.slots.script, h('p', { testid: 'mod-script', class: 'script big', text: `🎙 ${cueText(view.cue)}` }));
     rerender(this.slots.secrets, view.secrets ? this.secrets(view, secrets) : this.noSecrets());
     rerender(this.slots.facts, trackers(view), presidentInfo(view), projectInfo(view), votedCount(view), playersList(view));
     this.chat.update();

@@ -1,7 +1,8 @@
 /**
- * Narration for the board: the view's `script` line (R-71, public facts only) read
- * aloud with the browser's speech synthesis, in a voice of the board's language when
- * the device has one. Off until someone presses the toggle (browsers only speak after
+ * Narration for the board: the moderator's line (R-71, public facts only, worded in the
+ * board's language from the view's `cue`) read aloud with the browser's speech synthesis,
+ * in a voice of the board's language when the device has one (and marked as that language
+ * when it has none). Off until someone presses the toggle (browsers only speak after
  * a user gesture anyway).
  */
 
@@ -9,6 +10,7 @@ import { h } from './dom.js';
 import { language, t } from './i18n.js';
 
 const VOICE_LANGS = { en: ['en-PH', 'en'], fil: ['fil', 'tl', 'en-PH', 'en'] };
+const SPEECH_LANGS = { en: 'en-PH', fil: 'fil-PH' };
 
 export class Narrator {
   constructor() {
@@ -48,7 +50,8 @@ export class Narrator {
 
   speak(line) {
     speechSynthesis.cancel();
-    const utterance = new SpeechSynthesisUtterance(line);
+    const utterance = new SpeechSynthesisUtterance(line.replace(/[\u2068\u2069]/g, ''));
+    utterance.lang = SPEECH_LANGS[language()] || 'en';
     const voices = speechSynthesis.getVoices();
     for (const wanted of VOICE_LANGS[language()] || ['en']) {
       const voice = voices.find((v) => v.lang.toLowerCase().replace('_', '-').startsWith(wanted.toLowerCase()));

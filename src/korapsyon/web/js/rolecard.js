@@ -6,7 +6,8 @@
  * audit (R-34) and this Year's private news. Released, every role's card looks alike.
  */
 
-import { h, holdToReveal, renderIfChanged, withNames } from './dom.js';
+import { h, holdToReveal, renderIfChanged } from './dom.js';
+import { entryText, goalText } from './words.js';
 import { language, t } from './i18n.js';
 import { roleBadge } from './roles.js';
 import { nightMeaning, nightNotes } from './decide.js';
@@ -45,7 +46,7 @@ export class RoleCard {
     const notes = nightNotes(this.code);
     return [
       h('p', { testid: 'role-name', class: 'role-name', data: { role: you.role } }, roleBadge(you.role)),
-      h('p', { testid: 'role-goal', class: 'role-goal', text: you.goal }),
+      h('p', { testid: 'role-goal', class: 'role-goal', text: goalText(you.role) }),
       you.teammates
         ? h('p', { testid: 'teammates', class: 'teammates', text: t(you.role === 'corrupt_politician' ? 'role.teammates_corrupt' : 'role.teammates_good', { names: you.teammates.join(', ') || t('role.none') }) })
         : null,
@@ -58,7 +59,7 @@ export class RoleCard {
         ? h('p', { testid: 'investigation', class: `result team-${you.investigation.aligned}`, data: { target: you.investigation.target, aligned: you.investigation.aligned }, text: `🔍 ${t(`result.investigation.${you.investigation.aligned}`, { name: you.investigation.target })}` })
         : null,
       you.audit ? audit(you.audit) : null,
-      privateNews.length ? h('ul', { class: 'private-news' }, privateNews.map((e) => h('li', {}, '🔒 ', withNames(e.text)))) : null,
+      privateNews.length ? h('ul', { class: 'private-news' }, privateNews.map((e) => h('li', { text: `🔒 ${entryText(e)}` }))) : null,
       Object.keys(notes).length
         ? h('p', { class: 'hint', text: t('role.notes', { notes: Object.entries(notes).map(([y, n]) => `${t('year.short', { year: y })}: ${n}`).join(' · ') }) })
         : null,

@@ -10,6 +10,7 @@
 import { byId, h, roomFromUrl, setNames } from './dom.js';
 import { LANGUAGES, bindLanguageSelect, loadLanguage, t, translateStatic } from './i18n.js';
 import { Link, receiveTokens, saveTokens } from './net.js';
+import { errorText } from './words.js';
 
 let errorTimer = null;
 
@@ -145,10 +146,10 @@ export class RoomState {
    * page was, forget a seat token that no longer opens a seat, and point to the lobby.
    */
   refused(error) {
-    showError(error.message);
+    showError(errorText(error));
     if (error.code === 'bad_token') saveTokens(this.code, { token: null });
     byId('app').replaceChildren(
-      h('p', { class: 'info', role: 'alert', text: `⚠ ${error.message}` }),
+      h('p', { class: 'info', role: 'alert', text: `⚠ ${errorText(error)}` }),
       h('a', { class: 'button', href: `/?room=${encodeURIComponent(this.code)}`, text: t('phone.to_lobby') }),
     );
   }
@@ -184,7 +185,7 @@ export class RoomState {
         this.chat.push(message);
         break;
       case 'error':
-        if (message.id === null && message.code !== 'replaced') showError(message.message);
+        if (message.id === null && message.code !== 'replaced') showError(errorText(message));
         return;
       default:
         return;
@@ -199,7 +200,7 @@ export class RoomState {
       clearError();
       return true;
     } catch (exc) {
-      showError(exc.message);
+      showError(errorText(exc));
       return false;
     }
   }

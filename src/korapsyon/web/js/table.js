@@ -9,6 +9,7 @@
 import { h } from './dom.js';
 import { stepTitle, t } from './i18n.js';
 import { roleBadge } from './roles.js';
+import { cardName } from './words.js';
 
 const STATUS_ICONS = { active: '●', suspended: '⛓', eliminated: '✖' };
 
@@ -92,7 +93,7 @@ export function projectInfo(view) {
     { testid: 'board-project', class: 'board-project' },
     h('span', { class: 'label', text: `📜 ${t('board.project')}` }),
     card
-      ? h('p', { class: 'figure', text: `${card.name} · ${t('card.cost', { cost: card.cost })} · ${t('card.committee', { size: project.committee_size ?? card.committee })}` })
+      ? h('p', { class: 'figure', text: `${cardName(card.id)} · ${t('card.cost', { cost: card.cost })} · ${t('card.committee', { size: project.committee_size ?? card.committee })}` })
       : h('p', { text: t('board.offered', { cards: project.offered.map((c) => `${c.name} (${c.cost})`).join(' / ') }) }),
     project.committee.length ? h('p', { text: t('board.committee', { names: project.committee.join(', ') }) }) : null,
     h(

@@ -5,7 +5,8 @@
  * left to the role card so an onlooker never reads them off a phone.
  */
 
-import { h, renderIfChanged, withNames } from './dom.js';
+import { h, renderIfChanged } from './dom.js';
+import { entryText } from './words.js';
 import { t } from './i18n.js';
 
 /** Kinds of timeline entries worth a banner and the recap (claims are talk: timeline only). */
@@ -34,7 +35,7 @@ export function timelineList(entries, { withPrivate = false, limit = 200 } = {})
         h('span', { class: 'year-tag', text: t('year.short', { year: entry.year }) }),
         ' ',
         entry.private ? `🔒 ${audienceOf(entry)}` : null,
-        withNames(entry.text),
+        entryText(entry),
       ),
     ),
   );
@@ -64,7 +65,7 @@ export class NewsBanner {
     const news = visible(fresh, false).filter((e) => NEWS.has(e.kind));
     if (news.length) this.news = news.slice(-4);
     this.element.hidden = this.news.length === 0;
-    renderIfChanged(this.element, this.news, () => this.news.map((entry) => h('p', {}, '📣 ', withNames(entry.text))));
+    renderIfChanged(this.element, this.news, () => this.news.map((entry) => h('p', { text: `📣 ${entryText(entry)}` })));
   }
 }
 
@@ -88,7 +89,7 @@ export function recap(entries) {
           'details',
           { testid: 'recap-year', data: { year }, open: year === Math.max(...years.keys()) },
           h('summary', { text: t('year.long', { year }) }),
-          h('ul', {}, list.map((entry) => h('li', {}, withNames(entry.text)))),
+          h('ul', {}, list.map((entry) => h('li', { text: entryText(entry) }))),
         ),
       ),
     ),

@@ -11,6 +11,7 @@ import { api } from './net.js';
 import { qrSvg } from './qr.js';
 import { ROLE_ICONS, ROLES } from './roles.js';
 import { clearError, showError } from './shell.js';
+import { errorText } from './words.js';
 
 /** Good Politician, Corrupt Politician, Lawyer, Ombudsperson, COA, Citizen. */
 const COMPOSITION = {
@@ -137,7 +138,7 @@ function requester(room) {
       clearError();
       return answer;
     } catch (exc) {
-      showError(exc.message);
+      showError(errorText(exc));
       room.refusals += 1;
       room.render('refused');
       return null;
