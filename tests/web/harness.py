@@ -296,11 +296,6 @@ SNAPSHOT = """() => {
     disabled: [...f.querySelectorAll(t('option'))].map(
       (o) => o.disabled || o.getAttribute('aria-disabled') === 'true'),
   })) : [];
-  const toggles = root ? [...root.querySelectorAll(t('toggle'))].map((x) => ({
-    field: x.dataset.field || null,
-    on: x.getAttribute('aria-pressed') === 'true' || x.getAttribute('aria-checked') === 'true'
-        || x.checked === true,
-  })) : [];
   return {
     step: screen ? screen.dataset.step || null : null,
     to_act: screen ? screen.dataset.toAct === 'true' : false,
@@ -310,7 +305,6 @@ SNAPSHOT = """() => {
     action: panel ? panel.dataset.action || null : null,
     ballot: ballot ? ballot.dataset.state || null : null,
     fields,
-    toggles,
     end_discussion: !!q(t('end-discussion')),
     end: !!q(t('end-screen')),
   };
@@ -327,7 +321,6 @@ class Snapshot:
     action: str | None
     ballot: str | None
     fields: list[dict[str, Any]]
-    toggles: list[dict[str, Any]]
     end_discussion: bool
     end: bool
 
@@ -338,7 +331,7 @@ def snapshot(tab: Tab) -> Snapshot:
 
 Policy = Callable[[str, Snapshot], dict[str, list[int]]]
 """(player name, what the page shows) -> field name -> the indexes of the options to
-press; the key ``"toggles"`` lists the toggle switches to press."""
+press."""
 
 
 def choice_root(tab: Tab, snap: Snapshot) -> Locator:
@@ -346,16 +339,13 @@ def choice_root(tab: Tab, snap: Snapshot) -> Locator:
 
 
 def decide(tab: Tab, snap: Snapshot, picks: dict[str, list[int]]) -> None:
-    """Press the chosen options and toggles, then ``confirm`` (exactly one act)."""
+    """Press the chosen options, then ``confirm`` (exactly one act)."""
     root = choice_root(tab, snap)
     fields = root.locator(tid("field"))
     for index, spec in enumerate(snap.fields):
         for option in picks.get(spec["field"] or str(index), []):
             assert not spec["disabled"][option], f"{tab.label}: {spec['values'][option]} is off"
             fields.nth(index).locator(tid("option")).nth(option).click()
-    toggles = root.locator(tid("toggle"))
-    for index in picks.get("toggles", []):
-        toggles.nth(index).click()
     confirm_button(tab).click()
 
 
@@ -468,7 +458,9 @@ def sensible(roles: dict[str, Role], host: str, committee_size: Callable[[], int
                 picks[key] = order[: committee_size()]
                 continue
             want: Any = None
-            if snap.night:  # R-22: investigate a Corrupt; everyone else names nobody
+            if snap.night and key == "plan":  # the Corrupt steal; the others note nothing
+                want = {"nakaw": True, "suhol": False} if bad else {"sure": 0}
+            elif snap.night:  # R-22: investigate a Corrupt; everyone else names nobody
                 if roles[me] is Role.OMBUDSPERSON:
                     want = next((v for v in allowed if v in corrupt), None)
             elif snap.action == "stand":
@@ -482,19 +474,18 @@ def sensible(roles: dict[str, Role], host: str, committee_size: Callable[[], int
             elif snap.action == "jail_vote" and not bad:
                 want = next((v for v in values if v in corrupt), None)
             picks[key] = [values.index(want if want in allowed else allowed[0])]
-        if snap.night and snap.toggles:
-            picks["toggles"] = [0]  # the Corrupt's Nakaw; a decoy for everyone else (R-70)
         return picks
 
     return policy
 
 
 def cautious(snap: Snapshot) -> dict[str, list[int]]:
-    """Nobody / no / the first option in every field (always legal for one seat)."""
+    """Nobody / no / the quiet night plan / the first option in every field (always legal
+    for one seat)."""
     picks: dict[str, list[int]] = {}
     for index, spec in enumerate(snap.fields):
         values = option_values(snap, index)
-        for safe in (None, False):
+        for safe in (None, False, {"nakaw": False, "suhol": False}, {"sure": 0}):
             if safe in values and not spec["disabled"][values.index(safe)]:
                 picks[spec["field"] or str(index)] = [values.index(safe)]
                 break

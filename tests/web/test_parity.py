@@ -35,7 +35,7 @@ def test_R70_every_role_has_the_same_night_screen_and_traffic(live: Live, tabs: 
     Politician, Corrupt Politician, Lawyer, Ombudsperson, COA, Citizen). In Year 1's
     Hidden Phase each page's night screen has the same skeleton (tags, test ids, ARIA
     roles: text and option values aside), before and after confirming; the same taps
-    (one target, one switch, confirm) send the same number of messages, one `act`
+    (one target, one plan, confirm) send the same number of messages, one `act`
     each; and the phase waits the same way for everyone. The held role card shows each
     phone its role, the Corrupt their teammates (R-07), and afterwards the Ombudsperson
     alone its investigation (R-22)."""
@@ -69,14 +69,13 @@ def test_R70_every_role_has_the_same_night_screen_and_traffic(live: Live, tabs: 
 
     omb = next(n for n, r in roles.items() if r is Role.OMBUDSPERSON)
 
-    def tap(phone: Tab) -> None:  # the same taps on every phone: a target, a switch, confirm
+    def tap(phone: Tab) -> None:  # the same taps on every phone: a target, a plan, confirm
         snap = snapshot(phone)
         assert snap.night and snap.to_act and snap.step == "hidden"
-        assert len(snap.fields) == 1 and len(snap.toggles) == 2
-        assert len(snap.fields[0]["values"]) == len(NAMES) + 1  # every active player + nobody
+        assert [len(f["values"]) for f in snap.fields] == [len(NAMES) + 1, 4]  # + nobody; A-D
         target = corrupt[0] if phone.label == omb else None  # R-22: investigate a Corrupt
         index = [json.loads(v) for v in snap.fields[0]["values"]].index(target)
-        decide(phone, snap, {snap.fields[0]["field"]: [index], "toggles": [0]})
+        decide(phone, snap, {snap.fields[0]["field"]: [index], "plan": [1]})
 
     for phone in phones[:-1]:  # those who confirmed wait, all the same way
         tap(phone)

@@ -4,12 +4,15 @@
  * says whether the choice is being made, sent, or waiting for the others.
  *
  * The Hidden Phase (R-70) has one screen for every role, with the same words on it: a
- * grid of every active player and "nobody", two switches labelled A and B, and a
- * confirm. What they mean is in the held role card only: the Lawyer protects (R-21),
- * the Ombudsperson investigates (R-22), the Corrupt name a Tokhang target and switch
- * Nakaw and Suhol (R-23), the Good Politicians name an Auto Jail target (R-24); the COA
- * and Citizens get decoys (a private note) that send `ready`. "Nobody" is chosen to
- * begin with, so one tap on confirm is always enough, and everyone waits the same way.
+ * grid of every active player and "nobody", a row of four plans lettered A to D, and a
+ * confirm. What they mean is in the held role card only: the Lawyer protects (R-21), the
+ * Ombudsperson investigates (R-22), the Corrupt name a Tokhang target and pick one plan
+ * of Nakaw and Suhol (R-23: steal or not, bribe or not), the Good Politicians name an
+ * Auto Jail target (R-24); the COA and Citizens get decoys (a private note). Every
+ * role's plans are a note of how sure the pick is, but the Corrupt's; and which letter
+ * is which plan is drawn anew for each player each night (kept on the phone), so a lit
+ * letter tells a neighbour nothing. "Nobody" and the quiet plan are chosen to begin with,
+ * so one tap on confirm is always enough, and everyone waits the same way.
  */
 
 import { h } from './dom.js';
@@ -19,23 +22,66 @@ import { cardName } from './words.js';
 /** Fields whose `null` reads "abstain" (a vote) rather than "nobody" (a target). */
 const ABSTAIN = new Set(['elect', 'witness_vote', 'forced_jail_vote', 'jail_vote']);
 
-/** The night screen's switches: the Corrupt's are real, everyone else's decoys. */
-const CORRUPT_SWITCHES = ['nakaw', 'suhol'];
-const DECOY_SWITCHES = ['sure', 'note'];
-const SWITCH_LETTERS = ['A', 'B'];
+/** The night's four plans, by meaning: the Corrupt's Nakaw and Suhol (R-23), and the
+ * note everyone else keeps of how sure their pick is. The first of each is the quiet one. */
+const CORRUPT_PLANS = [
+  { nakaw: false, suhol: false },
+  { nakaw: true, suhol: false },
+  { nakaw: false, suhol: true },
+  { nakaw: true, suhol: true },
+];
+const DECOY_PLANS = [{ sure: 0 }, { sure: 1 }, { sure: 2 }, { sure: 3 }];
+const LETTERS = ['A', 'B', 'C', 'D'];
+
+/** What a plan means, in words. */
+function planText(plan) {
+  if ('nakaw' in plan) return t(`night.plan.${plan.nakaw ? 'steal' : 'no_steal'}.${plan.suhol ? 'suhol' : 'no_suhol'}`);
+  return t(`night.plan.sure.${plan.sure}`);
+}
+
+/**
+ * Which plan each letter is for this player tonight: drawn at random the first time the
+ * night is shown on this phone and kept (so a reload shows the same letters), never the
+ * same order for everyone, so that which letter is lit says nothing from across the table.
+ */
+function planOrder(code, year) {
+  const key = `korapsyon:plans:${code}`;
+  let kept = {};
+  try {
+    kept = JSON.parse(localStorage.getItem(key)) || {};
+  } catch {
+    kept = {};
+  }
+  if (!Array.isArray(kept[year])) {
+    const order = [0, 1, 2, 3];
+    const random = crypto.getRandomValues(new Uint32Array(4));
+    for (let i = order.length - 1; i > 0; i -= 1) {
+      const j = random[i] % (i + 1);
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    kept = { [year]: order, [year - 1]: kept[year - 1] }; // (tonight's, and last night's)
+    localStorage.setItem(key, JSON.stringify(kept));
+  }
+  return kept[year];
+}
+
+/** The plans in letter order for this player tonight: [{letter, plan}]. */
+function lettered(view, code) {
+  const plans = view.you.choices[0]?.action === 'corrupt' ? CORRUPT_PLANS : DECOY_PLANS;
+  return planOrder(code, view.year).map((index, i) => ({ letter: LETTERS[i], plan: plans[index] }));
+}
 
 /**
  * What tonight's screen means for this player (shown in the held role card only):
- * the night action's instruction and what switches A and B do.
+ * the night action's instruction and what each letter A-D is tonight.
  */
-export function nightMeaning(view) {
+export function nightMeaning(view, code) {
   const action = view.you.choices[0]?.action;
   if (view.step !== 'hidden' || !action) return null;
-  const switches = action === 'corrupt' ? CORRUPT_SWITCHES : DECOY_SWITCHES;
   const params = { cost: view.targets.auto_jail_cost, tokhang: view.targets.tokhang_cost };
   return {
     instruction: t(`night.prompt.${action}`, params),
-    switches: switches.map((name, i) => t('night.switch_means', { letter: SWITCH_LETTERS[i], meaning: t(`night.switch.${name}`) })),
+    plans: lettered(view, code).map(({ letter, plan }) => t('night.plan_means', { letter, meaning: planText(plan) })),
   };
 }
 
@@ -87,7 +133,7 @@ export class Decisions {
       const draft = {};
       if (view.step === 'hidden') {
         draft.target = null; // the decoy's grid
-        for (const s of [...CORRUPT_SWITCHES, ...DECOY_SWITCHES]) draft[s] = false;
+        draft.plan = 0; // the quiet plan (tonight's letter for it differs per phone)
         for (const [field, values] of Object.entries(choice.options)) {
           draft[field] = values.includes(null) ? null : values[0];
         }
@@ -95,6 +141,9 @@ export class Decisions {
       const submitted = view.you.submitted;
       if (submitted && submitted.action === choice.action) {
         for (const field of Object.keys(choice.options)) draft[field] = submitted[field] ?? null;
+        if (choice.action === 'corrupt') {
+          draft.plan = CORRUPT_PLANS.findIndex((p) => p.nakaw === Boolean(submitted.nakaw) && p.suhol === Boolean(submitted.suhol));
+        }
       }
       this.drafts.set(key, draft);
     }
@@ -127,7 +176,7 @@ export class Decisions {
     const allowed = choice.options[field] ?? null; // null: a decoy, any other player
     const active = view.players.filter((p) => p.status === 'active').map((p) => p.name);
     const barred = (name) => !(allowed ? allowed.includes(name) : name !== you.name);
-    const switches = corrupt ? CORRUPT_SWITCHES : DECOY_SWITCHES;
+    const plans = corrupt ? CORRUPT_PLANS : DECOY_PLANS;
     return h(
       'div',
       { testid: 'night-screen', class: 'night-screen' },
@@ -143,24 +192,11 @@ export class Decisions {
       ),
       h(
         'div',
-        { class: 'switches' },
-        switches.map((name, index) =>
-          h(
-            'button',
-            {
-              type: 'button',
-              role: 'switch',
-              testid: 'toggle',
-              class: 'toggle',
-              data: { field: name },
-              'aria-checked': String(Boolean(draft[name])),
-              onclick: () => this.choose(key, name, !draft[name]),
-            },
-            h('span', { class: 'switch-track', 'aria-hidden': 'true' }, h('span', { class: 'switch-knob' })),
-            h('span', { class: 'switch-label', text: t('night.switch', { letter: SWITCH_LETTERS[index] }) }),
-            h('span', { class: 'switch-state', text: draft[name] ? t('switch.on') : t('switch.off') }),
-          ),
-        ),
+        { testid: 'field', class: 'field plans', data: { field: 'plan' }, role: 'group', 'aria-label': t('night.plans') },
+        lettered(view, this.room.code).map(({ letter, plan }) => {
+          const index = plans.indexOf(plan);
+          return optionButton(t('night.plan', { letter }), plan, draft.plan === index, () => this.choose(key, 'plan', index));
+        }),
       ),
     );
   }
@@ -217,13 +253,17 @@ export class Decisions {
   actionOf(view, choice, draft) {
     const action = { action: choice.action, player: view.you.name };
     for (const field of Object.keys(choice.options)) action[field] = draft[field] ?? null;
+    if (choice.action === 'corrupt') Object.assign(action, CORRUPT_PLANS[draft.plan]);
     return action;
   }
 
-  /** The night note the decoy switches ask for: the pick, marked if "sure". */
+  /** The night note a decoy's plan asks for: the name picked (or the target), and how
+   * sure (nothing is noted for the quiet plan). */
   noteOf(view, choice, draft) {
-    if (view.step !== 'hidden' || choice.action === 'corrupt' || !draft.note || !draft.target) return null;
-    return { year: view.year, name: draft.sure ? `${draft.target} ✔` : draft.target };
+    if (view.step !== 'hidden' || choice.action === 'corrupt' || !draft.plan) return null;
+    const name = draft.target ?? draft[Object.keys(choice.options)[0]] ?? null;
+    if (!name) return null;
+    return { year: view.year, name: `${name} ${'✔'.repeat(draft.plan)}` };
   }
 
   /** Send one `act`; a night `note` is kept once the act is accepted. */

@@ -24,7 +24,7 @@ class Grimoire {
     this.tokens = tokens;
     this.timerEl = h('div', { testid: 'board-timer', class: 'board-timer', role: 'timer' });
     this.countdown = new Countdown(this.timerEl, room.link);
-    this.chat = new Chat(room);
+    this.chat = new Chat(room, { everything: true });
     this.waiting = h('div', { class: 'waiting-slot' });
     this.slots = {
       head: h('div'),

@@ -28,7 +28,7 @@ class Phone {
     this.claimState = { target: null, redraw: () => this.draw() };
     this.decisions = new Decisions(room, () => this.draw());
     this.chat = new Chat(room);
-    this.roleCard = new RoleCard(room.code);
+    this.roleCard = new RoleCard(room);
     this.waiting = h('div', { class: 'waiting-slot' });
     this.year = h('span', { testid: 'year', class: 'year' });
     this.me = h('span', { class: 'me' });

@@ -8,13 +8,16 @@
 
 import { h, holdToReveal, renderIfChanged } from './dom.js';
 import { entryText, goalText } from './words.js';
+import { privateTalk } from './talk.js';
 import { language, t } from './i18n.js';
 import { roleBadge } from './roles.js';
 import { nightMeaning, nightNotes } from './decide.js';
 
 export class RoleCard {
-  constructor(code) {
-    this.code = code;
+  /** `room`: the page's RoomState (its code, and the chat for the private talk). */
+  constructor(room) {
+    this.room = room;
+    this.code = room.code;
     this.hint = h('p', { class: 'reveal-hint' });
     this.secret = h('div', { class: 'secret', hidden: true });
     this.reveal = h(
@@ -38,10 +41,11 @@ export class RoleCard {
     const you = view.you;
     this.hint.textContent = `🂠 ${t('role.hold')}`;
     const privateNews = timeline.filter((e) => e.private && e.year === view.year && e.kind !== 'role_dealt' && e.kind !== 'team_revealed');
-    renderIfChanged(this.secret, [language(), view.year, view.step, you, privateNews.length], () => this.secrets(view, privateNews));
+    const talk = privateTalk(this.room);
+    renderIfChanged(this.secret, [language(), view.year, view.step, you, privateNews.length, talk], () => this.secrets(view, privateNews, talk));
   }
 
-  secrets(view, privateNews) {
+  secrets(view, privateNews, talk) {
     const you = view.you;
     const notes = nightNotes(this.code);
     return [
@@ -50,7 +54,7 @@ export class RoleCard {
       you.teammates
         ? h('p', { testid: 'teammates', class: 'teammates', text: t(you.role === 'corrupt_politician' ? 'role.teammates_corrupt' : 'role.teammates_good', { names: you.teammates.join(', ') || t('role.none') }) })
         : null,
-      tonight(view),
+      tonight(view, this.code),
       you.team_choices ? teamChoices(you.team_choices) : null,
       you.role === 'lawyer'
         ? h('p', { testid: 'last-protected', class: 'result', text: you.last_protected ? t('result.last_protected', { name: you.last_protected }) : t('result.no_last_protected') })
@@ -59,7 +63,9 @@ export class RoleCard {
         ? h('p', { testid: 'investigation', class: `result team-${you.investigation.aligned}`, data: { target: you.investigation.target, aligned: you.investigation.aligned }, text: `🔍 ${t(`result.investigation.${you.investigation.aligned}`, { name: you.investigation.target })}` })
         : null,
       you.audit ? audit(you.audit) : null,
+      you.muted ? h('p', { testid: 'muted', class: 'result', text: `🔇 ${t('chat.muted')}` }) : null,
       privateNews.length ? h('ul', { class: 'private-news' }, privateNews.map((e) => h('li', { text: `🔒 ${entryText(e)}` }))) : null,
+      talk.length ? privateList(talk) : null,
       Object.keys(notes).length
         ? h('p', { class: 'hint', text: t('role.notes', { notes: Object.entries(notes).map(([y, n]) => `${t('year.short', { year: y })}: ${n}`).join(' · ') }) })
         : null,
@@ -67,15 +73,16 @@ export class RoleCard {
   }
 }
 
-/** R-70: what the night screen's grid and switches A and B mean for this role. */
-function tonight(view) {
-  const meaning = nightMeaning(view);
+/** R-70: what the night screen's grid and tonight's letters A-D mean for this player. */
+function tonight(view, code) {
+  const meaning = nightMeaning(view, code);
   if (!meaning) return null;
   return h(
     'div',
     { class: 'tonight result' },
     h('p', { text: `🌙 ${meaning.instruction}` }),
-    h('ul', {}, meaning.switches.map((line) => h('li', { text: line }))),
+    h('ul', { testid: 'plan-legend' }, meaning.plans.map((line) => h('li', { text: line }))),
+    h('p', { class: 'hint', text: t('role.plans_shuffle') }),
     view.you.role === 'corrupt_politician' ? h('p', { class: 'hint', text: t('role.team_chat') }) : null,
   );
 }
@@ -98,6 +105,22 @@ function teamChoices(choices) {
               tokhang: choice.tokhang ?? t('option.nobody'),
             })
           : t('role.team_undecided'),
+      ),
+    ),
+  );
+}
+
+/** The team's messages (R-23, the Corrupt) and this phone's own private notes. */
+function privateList(talk) {
+  return h(
+    'div',
+    { testid: 'private-talk', class: 'result' },
+    h('p', { text: `🔒 ${t('chat.private_title')}` }),
+    h(
+      'ul',
+      {},
+      talk.map((m) =>
+        h('li', { testid: 'private-message' }, m.author ? [h('strong', {}, h('bdi', { text: m.author })), ': '] : '📝 ', h('span', { dir: 'auto', text: m.text })),
       ),
     ),
   );

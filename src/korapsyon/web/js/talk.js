@@ -1,24 +1,52 @@
 /**
- * Talk: the chat (public; the Corrupt's own channel during the Hidden Phase, R-23) and
- * the quick claim buttons of the discussion (`you.claims`, sent as `act`). A COA
- * silenced by Suhol (R-35) gets a mute banner instead of the message box.
+ * Talk: the chat and the quick claim buttons of the discussion (`you.claims`, sent as
+ * `act`).
+ *
+ * R-70 holds for talk too: every player's chat looks the same, whatever the role. The
+ * log shows the table's messages only; every phone's picker offers the same two
+ * channels, "Everyone" and "Private". For a free Corrupt in the Hidden Phase "Private" is
+ * the team's channel (R-23); for everyone else (and the Corrupt by day) it is a note to
+ * oneself, kept on the phone. Both the team's messages and one's notes are read in the
+ * held role card (`privateTalk`), never in the log. A COA silenced by Suhol (R-35) is told
+ * so in the held card, and next to the chat when they try to speak.
  */
 
-import { h, holdToReveal, renderIfChanged } from './dom.js';
+import { h, renderIfChanged } from './dom.js';
 import { language, roleTitle, t } from './i18n.js';
+import { errorText } from './words.js';
+
+const NOTES_KEY = (code) => `korapsyon:private:${code}`;
+
+/** This phone's private notes in room `code`: [{year, text}]. */
+function privateNotes(code) {
+  try {
+    return JSON.parse(localStorage.getItem(NOTES_KEY(code))) || [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * What the held role card shows of talk: the team's messages (a Corrupt's, R-23) and this
+ * phone's private notes, in order, the latest last.
+ */
+export function privateTalk(room) {
+  const team = room.chat.filter((m) => m.channel === 'corrupt').map((m) => ({ year: m.year, author: m.author, text: m.text, at: m.at }));
+  const notes = privateNotes(room.code).map((n) => ({ ...n, author: null }));
+  return [...team, ...notes].sort((x, y) => x.at - y.at).slice(-20);
+}
 
 export class Chat {
-  /** `room`: the page's RoomState. */
-  constructor(room) {
+  /** `room`: the page's RoomState; `everything`: the moderator's grimoire, whose log shows
+   * the team's channel too. */
+  constructor(room, { everything = false } = {}) {
     this.room = room;
-    // The Corrupt's team messages are blurred until the log is held (R-70: a glance at a
-    // Corrupt's phone in the night must not read them, nor tell them from other talk).
+    this.everything = everything;
     this.messages = h('ol', { class: 'chat-log', 'aria-live': 'polite', tabindex: 0 });
-    holdToReveal(this.messages, (held) => this.messages.classList.toggle('revealed', held));
     this.channel = h('select', { testid: 'chat-channel', id: 'chat-channel' });
     this.input = h('input', { testid: 'chat-input', id: 'chat-input', type: 'text', maxlength: 500, autocomplete: 'off' });
     this.sendButton = h('button', { type: 'submit', testid: 'chat-send' });
-    this.banner = h('p', { testid: 'mute-banner', class: 'mute-banner', role: 'status', hidden: true });
+    this.error = h('p', { testid: 'chat-error', class: 'field-error', role: 'alert', hidden: true });
     this.labels = [h('label', { class: 'sr-only', for: 'chat-channel' }), h('label', { class: 'sr-only', for: 'chat-input' })];
     this.form = h(
       'form',
@@ -28,20 +56,50 @@ export class Chat {
       this.labels[1],
       this.input,
       this.sendButton,
+      this.error,
     );
     this.title = h('h2', {});
-    this.element = h('section', { testid: 'chat', class: 'chat' }, this.title, this.banner, this.messages, this.form);
+    this.element = h('section', { testid: 'chat', class: 'chat' }, this.title, this.messages, this.form);
+  }
+
+  /** Whether "Private" is the team's channel now (a free Corrupt, at night). */
+  teamOpen() {
+    const view = this.room.view;
+    const you = view?.you;
+    return you?.role === 'corrupt_politician' && view.step === 'hidden' && you.status === 'active';
   }
 
   async post(event) {
     event.preventDefault();
     const text = this.input.value.trim();
     if (!text) return;
+    this.error.hidden = true;
+    if (this.channel.value === 'private' && !this.teamOpen()) {
+      const notes = privateNotes(this.room.code);
+      notes.push({ year: this.room.view?.year ?? 0, text, at: Date.now() / 1000 });
+      localStorage.setItem(NOTES_KEY(this.room.code), JSON.stringify(notes.slice(-50)));
+      this.sent();
+      return;
+    }
+    const channel = this.channel.value === 'private' ? 'corrupt' : 'public';
     this.input.disabled = true;
-    const ok = await this.room.attempt(this.room.link.chat(this.channel.value, text));
-    this.input.disabled = false;
-    if (ok) this.input.value = '';
-    this.input.focus();
+    try {
+      await this.room.link.chat(channel, text);
+      this.sent();
+    } catch (exc) {
+      this.error.textContent = `⚠ ${errorText(exc)}`;
+      this.error.hidden = false;
+    } finally {
+      this.input.disabled = false;
+      this.input.focus();
+    }
+  }
+
+  /** A message went (or was noted): empty the box, and back to the table's channel. */
+  sent() {
+    this.input.value = '';
+    this.channel.value = 'public';
+    this.room.render('chat');
   }
 
   /** Bring the chat up to date with the room's view and messages. */
@@ -49,25 +107,22 @@ export class Chat {
     const view = this.room.view;
     const you = view?.you;
     const spectator = this.room.welcome?.role === 'spectator';
-    const corrupt = you?.role === 'corrupt_politician' && view.step === 'hidden' && you.status === 'active';
-    const muted = Boolean(you?.muted) && view.step !== 'hidden';
     const inactive = you && you.status !== 'active' && view.status !== 'finished';
     this.title.textContent = `💬 ${t('chat.title')}`;
     this.labels[0].textContent = t('chat.channel');
     this.labels[1].textContent = t('chat.input');
     this.sendButton.textContent = t('chat.send');
     this.input.placeholder = spectator ? t('chat.spectator') : inactive ? t('chat.inactive') : t('chat.placeholder');
-    renderIfChanged(this.channel, [language(), corrupt], () => [
+    renderIfChanged(this.channel, [language(), Boolean(you)], () => [
       h('option', { value: 'public', text: `📢 ${t('chat.public')}` }),
-      corrupt ? h('option', { value: 'corrupt', text: `🔒 ${t('chat.corrupt')}` }) : null,
+      you ? h('option', { value: 'private', text: `🔒 ${t('chat.private')}` }) : null,
     ]);
-    this.banner.hidden = !muted;
-    this.banner.textContent = `🔇 ${t('chat.muted')}`;
-    const blocked = spectator || inactive || (muted && this.channel.value === 'public');
+    const blocked = spectator || inactive;
     this.input.disabled = blocked;
     this.sendButton.disabled = blocked;
-    renderIfChanged(this.messages, [language(), this.room.chat.length], () =>
-      this.room.chat.slice(-100).map((m) =>
+    const shown = this.room.chat.filter((m) => this.everything || m.channel === 'public').slice(-100);
+    renderIfChanged(this.messages, [language(), shown.length, shown.at(-1)?.seq ?? null], () =>
+      shown.map((m) =>
         h(
           'li',
           { testid: 'chat-message', class: `chat-message ${m.channel}`, data: { channel: m.channel } },
