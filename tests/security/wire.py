@@ -4,10 +4,14 @@ receives, grouped by action (tests' helper for the wire non-interference tests).
 :func:`play_script` opens a room with the game's players, deals the given roles, decks and
 seed (:func:`fixed_deal` stands in for the room's fresh random deal, test-side only), then
 sends the script's actions one at a time, each by the client of its player (``@host``: the
-board, which is the host without a seat). After each action it waits for the action's ack,
+board, which is the host without a seat); it begins once the room's presence (sent at most
+once a second) has settled. After each action it waits for the action's ack,
 then pings every client and reads until the pong: the pong leaves the room's one outbox
 after every frame of the push that the action caused, so each client's frames fall into
-exact per-action groups.
+exact per-action groups. The vote count's refresh, which the server sends on a clock
+(every ``PROGRESS_SECONDS`` to those who are not deciding), is put off for the length of
+the script (:func:`no_count_refresh`): when it fell would depend on the machine's speed,
+not on the game, and what it carries is public (a count, the same in both games).
 
 :func:`normalised` is the one place where frames are changed before they are compared: the
 room's code becomes ``ROOM`` and the clock readings (``now``, ``at``, ``deadline``) become
@@ -32,6 +36,7 @@ from typing import Any
 from korapsyon.rules import Game
 from korapsyon.rules.actions import HOST, Action
 from korapsyon.rules.ruleset import default_roles
+from korapsyon.server import session as session_module
 from tests.server.live import Client, Live, make_room, open_client, start
 
 BOARD = "@board"  # the host without a seat: the public view on the table's screen
@@ -68,6 +73,18 @@ def fixed_deal(game: Game) -> Iterator[None]:
         yield
     finally:
         secrets.SystemRandom = saved  # type: ignore[misc]
+
+
+@contextmanager
+def no_count_refresh() -> Iterator[None]:
+    """While the block runs, the server's clocked vote-count refresh never comes (see the
+    module): the counts reach the clients with the updates the actions cause."""
+    saved = session_module.PROGRESS_SECONDS
+    session_module.PROGRESS_SECONDS = 1e9
+    try:
+        yield
+    finally:
+        session_module.PROGRESS_SECONDS = saved
 
 
 @dataclass
@@ -111,6 +128,11 @@ def room_settings(game: Game) -> dict[str, Any]:
 
 async def play_script(live: Live, game: Game, actions: Sequence[Action]) -> Recording:
     """Deal ``game``'s setup in a new room, play ``actions`` there and record every frame."""
+    with no_count_refresh():
+        return await _play_script(live, game, actions)
+
+
+async def _play_script(live: Live, game: Game, actions: Sequence[Action]) -> Recording:
     names = list(game.players)
     settings = room_settings(game)
     code, host_token, tokens = make_room(live, names, settings=settings)
@@ -129,6 +151,13 @@ async def play_script(live: Live, game: Game, actions: Sequence[Action]) -> Reco
             recording.groups[who].append(client.frames[marks[who] :])
             marks[who] = len(client.frames)
 
+    # the room's presence (who is connected) goes out at most once a second: wait until the
+    # last such lobby frame has gone, and past it, so that no frame of the game's groups
+    # depends on when the clients connected
+    room = live.hub.rooms[code]
+    while room.lobby_pending is not None:
+        await asyncio.sleep(0.01)
+    await asyncio.gather(*(ping(c) for c in clients.values()))
     for client in clients.values():
         client.frames.clear()  # the welcome and what came before the deal
     with fixed_deal(game):
