@@ -521,10 +521,13 @@ async def run(
     warmup: float = 5.0,
     server_pid: int | None = None,
     seed: int = 0,
+    games: int = 0,
 ) -> LoadResult:
-    """Fill ``rooms`` rooms, play for ``warmup`` + ``seconds`` seconds, measure the latter.
-    A room whose game finishes is replaced by a new one, so the load stays the same however
-    long the run (and the server's memory is seen over rooms coming and going)."""
+    """Fill ``rooms`` rooms, play for ``warmup`` + ``seconds`` seconds, measure the latter
+    (and go on measuring until ``games`` games have finished, however long that takes: a
+    check of the replacement that does not depend on the machine's speed). A room whose
+    game finishes is replaced by a new one, so the load stays the same however long the
+    run (and the server's memory is seen over rooms coming and going)."""
     raise_file_limit()
     began = time.perf_counter()
     stats = _Stats()
@@ -608,8 +611,8 @@ async def run(
     samples = [(0.0, memory_start)]
     cpu_samples, client_samples = [(0.0, cpu_start[0])], [(0.0, cpu_start[1])]
     every = max(1.0, seconds / 60)
-    while (left := seconds - (time.perf_counter() - started)) > 0:
-        await asyncio.sleep(min(every, left))
+    while (left := seconds - (time.perf_counter() - started)) > 0 or len(stats.finished) < games:
+        await asyncio.sleep(min(every, max(left, 0.05)))
         samples.append((time.perf_counter() - started, _rss(server)))
         cpu_samples.append((samples[-1][0], _cpu(server)))
         client_samples.append((samples[-1][0], _cpu(me)))

@@ -22,6 +22,13 @@ from .terminal import say
     help="Mean seconds a simulated player takes for each decision (sets the offered load).",
 )
 @click.option("--warmup", default=5.0, show_default=True, type=click.FloatRange(0))
+@click.option(
+    "--games",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0),
+    help="Go on measuring past --seconds until this many games have finished.",
+)
 @click.option("--url", default=None, help="Test this running server instead of starting one.")
 @click.option("--db", default=None, help="Database of the server started for the test.")
 @click.option(
@@ -39,6 +46,7 @@ def loadtest(
     seconds: float,
     think: float,
     warmup: float,
+    games: int,
     url: str | None,
     db: str | None,
     workers: int,
@@ -55,7 +63,7 @@ def loadtest(
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
             return runner.run(lt.run(
                 base, rooms=rooms, players=players, seconds=seconds, think=think,
-                warmup=warmup, server_pid=pid,
+                warmup=warmup, server_pid=pid, games=games,
             ))  # fmt: skip
 
     if url is None:
