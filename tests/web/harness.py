@@ -305,7 +305,7 @@ SNAPSHOT = """() => {
     action: panel ? panel.dataset.action || null : null,
     ballot: ballot ? ballot.dataset.state || null : null,
     fields,
-    end_discussion: !!q(t('end-discussion')),
+    end_discussion: !!q(`${t('end-discussion')}:not([disabled])`),
     end: !!q(t('end-screen')),
   };
 }"""

@@ -57,8 +57,16 @@ def test_R72_the_moderator_pauses_extends_and_ends_the_step(live: Live, tabs: Ta
     expect(phone.el("timer")).to_have_attribute("data-paused", "false")
 
     expect(phone.el("night-screen")).to_be_visible()
+    grimoire.el("timer-end").click()  # asks once, "keep going" first
+    expect(grimoire.el("confirm-end")).to_be_visible()
+    grimoire.el("keep-going").click()
+    expect(grimoire.el("confirm-end")).to_have_count(0)
+    expect(phone.el("night-screen")).to_be_visible()
     grimoire.el("timer-end").click()
+    grimoire.el("end-now").click()
     expect(phone.el("screen")).not_to_have_attribute("data-step", "hidden")
+    for tab in (phone, grimoire):  # the table is told the night was ended early, and by whom
+        expect(tab.el("timeline")).to_contain_text("The moderator ended the night early")
     game = live.game(code)
     assert game.step is not Step.HIDDEN
     night = [a for a in game.actions if a.player == "Zenaida"]

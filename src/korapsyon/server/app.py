@@ -627,7 +627,8 @@ async def handle(room: Room, conn: Connection, data: str) -> None:
         else:  # Timer
             if not (conn.host or conn.role == "moderator"):
                 raise _Refused("not_host", "only the host or the moderator controls the timer")
-            session.control_timer(message.op, message.seconds)
+            by = "moderator" if conn.role == "moderator" else "host"
+            session.control_timer(message.op, message.seconds, by)
             conn.send(p.Ack(message.id))
     except _Refused as exc:
         conn.send(p.Error(message.id, exc.code, exc.message))

@@ -158,10 +158,13 @@ class Error(_Message, frozen=True, tag="error"):
 class ChatPosted(_Message, frozen=True, tag="chat_posted"):
     """A chat message on a channel you can read. ``author`` is the seat's name, or
     ``@host`` (the host without a seat) or ``@moderator``: no seat's name starts with "@",
-    so only the server can mark a message as the host's or the moderator's."""
+    so only the server can mark a message as the host's or the moderator's. On the
+    ``notice`` channel the server tells the table what the game's events do not (author
+    ``@server``, ``text`` a JSON object: its ``kind``, e.g. ``step_ended_early`` with
+    ``step``, ``by`` and, for a vote, ``cast`` and ``of``; a client words it)."""
 
     seq: int
-    channel: Literal["public", "corrupt"]
+    channel: Literal["public", "corrupt", "notice"]
     author: str
     text: str
     year: int

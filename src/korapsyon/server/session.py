@@ -22,6 +22,7 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 from collections.abc import Coroutine
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
     from .room import Room
 
 CHAT_HISTORY = 200
+SERVER = "@server"  # the author of the server's notices (no seat's name starts with "@")
 PROGRESS_SECONDS = 2.0  # how often a vote count alone is pushed to a room
 PAD_BLOCK = 256  # a push whose frames outgrow frame_size pads them to a multiple of this
 CLOCK_BYTES = 64  # the timer and ``now`` take at most this much beyond "null" and "0"
@@ -418,8 +420,10 @@ class GameSession:
             return None
         return {"paused": False, "deadline": round(self.deadline, 3)}
 
-    def control_timer(self, op: str, seconds: int) -> None:
-        """Host or moderator: pause, resume, extend or end the current step."""
+    def control_timer(self, op: str, seconds: int, by: str = "host") -> None:
+        """Host or moderator (``by``): pause, resume, extend or end the current step. A step
+        ended early is announced to the table as such (a notice: who ended which step,
+        and outside the Hidden Phase how many had decided, R-70)."""
         if self.game.is_over:
             raise ValueError("the game is over")
         if op == "pause":
@@ -437,9 +441,20 @@ class GameSession:
                 self._start_timer(self.deadline - time.time() + seconds)
         else:  # end
             self._cancel_timer()
+            self._spawn(self.notice("step_ended_early", by=by, **self._progress()))
             self.loop.call_soon(self._expire)
         self._store_timer()
         self._changed()
+
+    def _progress(self) -> dict[str, Any]:
+        """The current step, and outside the Hidden Phase (whose progress is secret, R-70)
+        how many of those asked have answered."""
+        game = self.game
+        step = game.step
+        assert step is not None
+        if step in (Step.HIDDEN, Step.DISCUSSION):
+            return {"step": step.value}
+        return {"step": step.value, "cast": len(game.pending), "of": len(game.to_act)}
 
     def _expire(self) -> None:
         """R-72: whoever has not decided gets the default, recorded with "auto": true."""
@@ -551,9 +566,9 @@ class GameSession:
         ]
 
     def reads(self, conn: Connection, channel: str) -> bool:
-        """Whether ``conn`` may read ``channel``: the table's, everyone; the Corrupt
-        channel, the Corrupt Politicians (R-23) and the moderator."""
-        if channel == "public" or conn.role == "moderator":
+        """Whether ``conn`` may read ``channel``: the table's and the server's notices,
+        everyone; the Corrupt channel, the Corrupt Politicians (R-23) and the moderator."""
+        if channel != "corrupt" or conn.role == "moderator":
             return True
         game = self.game
         return conn.seat is not None and game.roles[game.seat(conn.seat)] is Role.CORRUPT_POLITICIAN
@@ -563,6 +578,18 @@ class GameSession:
         without a seat and the moderator ``@host`` / ``@moderator``, which no seat's name
         can be (names never start with "@"), so their messages cannot be forged."""
         author = conn.seat or (MODERATOR_VIEWER if conn.role == "moderator" else HOST)
+        return await self._publish(channel, author, text)
+
+    async def notice(self, kind: str, **params: Any) -> None:
+        """Tell the whole table something the game's own events do not: who ended a step
+        early, a seat handed to a bot... Stored and sent like a chat message on the
+        ``notice`` channel (author ``@server``; its text the JSON of ``kind`` and
+        ``params``, which a client words in its own language)."""
+        text = encode({"kind": kind, **params}).decode()
+        with contextlib.suppress(StoreUnavailable):  # (a notice lost is told in the log)
+            await self._publish("notice", SERVER, text)
+
+    async def _publish(self, channel: str, author: str, text: str) -> int:
         row = ChatRow(len(self.chat), channel, author, text, self.game.year, time.time())
         self.chat.append(row)
         try:

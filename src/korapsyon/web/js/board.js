@@ -74,7 +74,7 @@ class Board {
     rerender(this.slots.players, playersList(view));
     const points = kabanPoints(view);
     renderIfChanged(this.slots.chart, [language(), points], () => [h('h2', { text: `📈 ${t('chart.title')}` }), treasuryChart(points)]);
-    renderIfChanged(this.slots.timeline, [language(), room.timeline.length], () => timelineList(room.timeline, { limit: 8 }));
+    renderIfChanged(this.slots.timeline, [language(), room.timeline.length, room.notices.length], () => timelineList(room.story(), { limit: 8 }));
     renderIfChanged(this.slots.end, [language(), view.outcome, room.timeline.length], () =>
       view.outcome ? endScreen(room, view) : [],
     );

@@ -34,7 +34,7 @@ export function endScreen(room, view) {
         ),
       ),
     ),
-    recap(room.timeline),
+    recap(room.story()),
     recordButton(room),
     h('p', { class: 'hint', text: t('end.again') }),
   );

@@ -63,7 +63,7 @@ class Grimoire {
     rerender(this.slots.facts, trackers(view), presidentInfo(view), projectInfo(view), votedCount(view), playersList(view));
     this.chat.update();
     this.timeline.draw(`📜 ${t('timeline.title')}`, [language(), room.timeline.length], () =>
-      timelineList(room.timeline, { withPrivate: true }),
+      timelineList(room.story(), { withPrivate: true }),
     );
   }
 

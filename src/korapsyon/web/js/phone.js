@@ -102,7 +102,7 @@ class Phone {
       votedCount(view),
       playersList(view),
     ]);
-    this.timeline.draw(`📜 ${t('timeline.title')}`, [language(), room.timeline.length], () => timelineList(room.timeline));
+    this.timeline.draw(`📜 ${t('timeline.title')}`, [language(), room.timeline.length, room.notices.length], () => timelineList(room.story()));
   }
 
   /**

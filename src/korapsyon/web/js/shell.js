@@ -101,6 +101,7 @@ export class RoomState {
     this.fresh = []; // the timeline entries of the latest view or update
     this.timer = null;
     this.chat = [];
+    this.notices = []; // the server's notices, as timeline entries (`story`)
     this.refusals = 0; // lobby requests refused so far (the waiting room redraws on each)
     this.link = new Link(
       { room: this.code, ...hello },
@@ -164,6 +165,7 @@ export class RoomState {
       case 'welcome':
         this.welcome = message;
         this.chat = []; // the server sends the history again
+        this.notices = [];
         break;
       case 'lobby':
         this.lobby = message.room;
@@ -183,6 +185,11 @@ export class RoomState {
         break;
       case 'chat_posted':
         this.chat.push(message);
+        if (message.channel === 'notice') {
+          const entry = { year: message.year, kind: 'notice', params: JSON.parse(message.text) };
+          this.notices.push(entry);
+          this.fresh = [entry];
+        }
         break;
       case 'error':
         if (message.id === null && message.code !== 'replaced') showError(errorText(message));
@@ -191,6 +198,18 @@ export class RoomState {
         return;
     }
     this.render(message.type);
+  }
+
+  /** The timeline with the server's notices, each at the end of its Year's entries. */
+  story() {
+    if (!this.notices.length) return this.timeline;
+    const out = [];
+    let next = 0;
+    for (const entry of this.timeline) {
+      while (next < this.notices.length && this.notices[next].year < entry.year) out.push(this.notices[next++]);
+      out.push(entry);
+    }
+    return out.concat(this.notices.slice(next));
   }
 
   /** Run a request; show its refusal in the error line. Resolves true if accepted. */

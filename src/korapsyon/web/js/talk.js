@@ -120,7 +120,8 @@ export class Chat {
     const blocked = spectator || inactive;
     this.input.disabled = blocked;
     this.sendButton.disabled = blocked;
-    const shown = this.room.chat.filter((m) => this.everything || m.channel === 'public').slice(-100);
+    // (the server's notices are told in the timeline, not here)
+    const shown = this.room.chat.filter((m) => m.channel === 'public' || (this.everything && m.channel === 'corrupt')).slice(-100);
     renderIfChanged(this.messages, [language(), shown.length, shown.at(-1)?.seq ?? null], () =>
       shown.map((m) =>
         h(

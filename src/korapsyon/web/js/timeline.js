@@ -14,7 +14,7 @@ const NEWS = new Set([
   'player_returned', 'presidency_ended', 'tokhang_blocked', 'treasury_report', 'revenue',
   'candidates', 'vote_tally', 'president_elected', 'project_chosen', 'committee_named',
   'project_voted', 'witness_testimony', 'forced_vote_called', 'jailing_blocked',
-  'player_jailed', 'player_eliminated', 'nobody_jailed', 'game_over',
+  'player_jailed', 'player_eliminated', 'nobody_jailed', 'game_over', 'notice',
 ]);
 
 /** Which entries a section shows: the moderator sees private ones too. */

@@ -5,7 +5,7 @@
  */
 
 import { h } from './dom.js';
-import { t } from './i18n.js';
+import { stepTitle, t } from './i18n.js';
 
 export class Countdown {
   /** Shows the countdown in `el`, reading the server's clock from `link`. */
@@ -45,28 +45,38 @@ export class Countdown {
 }
 
 /**
- * The host's and the moderator's controls: the timer buttons (pause, resume, +30 s, end
- * the step) and, in the discussion, closing it (R-35: an `act` as `@host`).
+ * The host's and the moderator's controls: closing the discussion (R-35: an `act` as
+ * `@host`) and the timer buttons (pause, resume, +30 s, end the step now).
+ *
+ * Nothing moves under a finger into something that cannot be undone: the discussion's
+ * button keeps its place (disabled) outside the discussion, on its own row away from the
+ * timer's, and ending a step early asks once, in a sheet that says what it will do (how
+ * many have decided; what the others get), with "keep going" first. The server tells the
+ * table that the step was ended early, and by whom.
  */
 export function hostControls(room, view) {
   if (view.status === 'finished') return [];
+  const discussion = view.step === 'discussion';
   return h(
     'div',
     { class: 'host-controls' },
-    timerControls(room),
-    view.step === 'discussion'
-      ? h('button', {
-          type: 'button',
-          testid: 'end-discussion',
-          class: 'primary',
-          text: `🔔 ${t('host.end_discussion')}`,
-          onclick: () => room.attempt(room.link.act({ action: 'end_discussion', player: '@host' })),
-        })
-      : null,
+    h(
+      'div',
+      { class: 'host-row' },
+      h('button', {
+        type: 'button',
+        testid: 'end-discussion',
+        class: discussion ? 'primary big' : 'big',
+        disabled: !discussion,
+        text: `🔔 ${t('host.end_discussion')}`,
+        onclick: () => room.attempt(room.link.act({ action: 'end_discussion', player: '@host' })),
+      }),
+    ),
+    timerControls(room, view),
   );
 }
 
-function timerControls(room) {
+function timerControls(room, view) {
   const send = (op, seconds) => room.attempt(room.link.timer(op, seconds));
   const paused = Boolean(room.timer?.paused);
   const running = Boolean(room.timer) && !paused;
@@ -76,6 +86,45 @@ function timerControls(room) {
     h('button', { type: 'button', testid: 'timer-pause', disabled: !running, onclick: () => send('pause') }, `⏸ ${t('timer.pause')}`),
     h('button', { type: 'button', testid: 'timer-resume', disabled: !paused, onclick: () => send('resume') }, `▶ ${t('timer.resume')}`),
     h('button', { type: 'button', testid: 'timer-extend', onclick: () => send('extend', 30) }, `+ ${t('timer.extend')}`),
-    h('button', { type: 'button', testid: 'timer-end', class: 'danger', onclick: () => send('end') }, `⏭ ${t('timer.end')}`),
+    h('button', { type: 'button', testid: 'timer-end', class: 'danger', onclick: () => confirmEnd(room, view) }, `⏭ ${t('timer.end')}`),
   );
+}
+
+/** Ask once before a step is ended early: what it does, then "keep going" or "end it". */
+function confirmEnd(room, view) {
+  const ballot = view.ballot;
+  const step = view.step;
+  const counted = ballot?.cast !== undefined && ballot.voters?.length;
+  const detail = step === 'hidden'
+    ? t('timer.end_night')
+    : counted
+      ? t('timer.end_vote', { cast: ballot.cast, of: ballot.voters.length })
+      : t('timer.end_other');
+  const sheet = h(
+    'div',
+    { testid: 'confirm-end', class: 'overlay', role: 'alertdialog', 'aria-labelledby': 'confirm-end-title' },
+    h(
+      'div',
+      { class: 'overlay-box' },
+      h('h2', { id: 'confirm-end-title', text: t('timer.end_title', { step: stepTitle(step) }) }),
+      h('p', { text: detail }),
+      h(
+        'div',
+        { class: 'sheet-buttons' },
+        h('button', { type: 'button', testid: 'keep-going', class: 'primary', text: t('timer.keep_going'), onclick: () => sheet.remove() }),
+        h('button', {
+          type: 'button',
+          testid: 'end-now',
+          class: 'danger',
+          text: `⏭ ${t('timer.end_now')}`,
+          onclick: () => {
+            sheet.remove();
+            room.attempt(room.link.timer('end'));
+          },
+        }),
+      ),
+    ),
+  );
+  document.body.append(sheet);
+  sheet.querySelector('[data-testid="keep-going"]').focus();
 }

@@ -5,7 +5,7 @@
  * a sentence is isolated (FSI … PDI), so a right-to-left name never reorders the text.
  */
 
-import { roleTitle, t } from './i18n.js';
+import { roleTitle, stepTitle, t } from './i18n.js';
 
 /** A project card's name. */
 export function cardName(id) {
@@ -98,9 +98,20 @@ export function entryText(entry) {
       return t('tl.year_ended', { year: entry.year, spending: p.public_spending });
     case 'game_over':
       return t('tl.game_over', { winner: t(`end.winner.${p.winner}`), reason: t(`end.reason.${p.reason}`) });
+    case 'notice':
+      return noticeText(p);
     default: // every other kind names its facts as they are
       return t(`tl.${k}`, p);
   }
+}
+
+/** The server's notices to the table (the `notice` channel). */
+function noticeText(p) {
+  if (p.kind === 'step_ended_early') {
+    const how = p.cast !== undefined ? 'vote' : p.step === 'hidden' ? 'night' : 'other';
+    return t(`notice.step_ended_early.${how}.${p.by}`, { step: stepTitle(p.step), cast: p.cast, of: p.of });
+  }
+  return t(`notice.${p.kind}`, p);
 }
 
 function claimText(p) {
