@@ -115,17 +115,20 @@ class Tabs:
         *,
         phone: bool = True,
         storage: dict[str, Any] | None = None,
+        viewport: ViewportSize | None = None,
+        locale: str = "en-US",
     ) -> Tab:
-        """A new browser context (a phone, 390x844, or a 1280-wide screen) and its page,
-        optionally with ``storage`` put into localStorage before any script runs."""
-        viewport = PHONE if phone else DESKTOP
+        """A new browser context (a phone, 390x844 unless ``viewport`` says otherwise, or a
+        1280-wide screen) and its page, optionally with ``storage`` put into localStorage
+        before any script runs. ``locale`` is the browser's language (``fil-PH``: the
+        pages start in Filipino)."""
         context = self.browser.new_context(
             base_url=self.base_url,
-            viewport=viewport,
+            viewport=viewport or (PHONE if phone else DESKTOP),
             device_scale_factor=1,
             has_touch=phone,
             is_mobile=phone,
-            locale="en-US",
+            locale=locale,
         )
         context.set_default_timeout(WAIT_MS)
         if storage:

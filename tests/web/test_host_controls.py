@@ -37,6 +37,7 @@ def test_a_double_tap_on_end_the_discussion_cannot_end_the_vote(live: Live, tabs
     ended = 0
     while game.step is not Step.DISCUSSION:  # the host moves the game on, one step at a time
         step = game.step
+        assert step is not None
         board.el("timer-end").click()
         expect(board.el("confirm-end")).to_be_visible()
         board.el("end-now").click()
