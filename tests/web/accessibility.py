@@ -1,6 +1,7 @@
 """Accessibility checks in the browser tests: axe-core (the npm package, installed into
 ``.venv/npm`` by scripts/test, or wherever ``KORAPSYON_AXE`` points) run inside a page as
-it shows now, keeping the violations a person would hit: impact "serious" or "critical".
+it shows now, keeping the violations a person would hit: impact "serious" or "critical"
+(or the impacts ``KORAPSYON_AXE_IMPACTS`` lists).
 
 axe-core is put into the page through the DevTools protocol (Playwright's ``evaluate``), so
 the pages' strict Content-Security-Policy stays as it is. :class:`Audit` checks a page once
@@ -23,7 +24,9 @@ from tests.web.harness import Tab
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = Path(os.environ.get("KORAPSYON_AXE", ROOT / ".venv/npm/node_modules/axe-core/axe.min.js"))
-IMPACTS = ("serious", "critical")
+IMPACTS = tuple(os.environ.get("KORAPSYON_AXE_IMPACTS", "serious,critical").split(","))
+"""The impacts that fail a test (``KORAPSYON_AXE_IMPACTS=minor,moderate,serious,critical``
+lists every finding, to look for more than the tests require)."""
 
 RUN = """async (impacts) => {
   const result = await axe.run(document, {resultTypes: ['violations']});
