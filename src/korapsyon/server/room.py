@@ -483,6 +483,8 @@ class Hub:
             if room.lobby_pending is not None:  # nobody is left to send it to
                 room.lobby_pending.cancel()
                 room.lobby_pending = None
+            if room.session is not None:  # (a vote count's refresh may still be due: its
+                room.session.stop()  # handle would keep the session, and the room, alive)
             room.session = None  # the session refers to its room: undo the cycle, so that
             # counting references frees them at once (they have aged into the collector's
             # oldest generation, which a loaded server rarely collects)

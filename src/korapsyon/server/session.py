@@ -94,6 +94,7 @@ class GameSession:
         self.shared_core = b""  # the same without the vote count
         self.encoded_core: tuple[View | None, bytes] = (None, b"")  # public.shared_core(), JSON
         self.flush_scheduled = False
+        self.flush_handle: asyncio.TimerHandle | None = None  # the vote count's refresh
         self.behind: list[Connection] = []  # sent all but the latest vote count
         self.tasks: set[asyncio.Task[None]] = set()  # timer defaults and bot moves under way
         self.waiting: list[tuple[Connection, int, int]] = []  # (conn, message id, seq) to ack
@@ -189,6 +190,7 @@ class GameSession:
         refresh (``flush``) visits only the connections left behind by the last push."""
         if flush:
             self.flush_scheduled = False
+            self.flush_handle = None
         else:
             self.push_scheduled = False
         game = self.game
@@ -276,7 +278,9 @@ class GameSession:
                 conn.send_raw(data)
         if self.behind and not self.flush_scheduled:
             self.flush_scheduled = True
-            self.loop.call_later(PROGRESS_SECONDS, lambda: self._push(flush=True))
+            self.flush_handle = self.loop.call_later(
+                PROGRESS_SECONDS, lambda: self._push(flush=True)
+            )
         if flush:
             return
         pushed = self._pushed()
@@ -377,8 +381,13 @@ class GameSession:
         self._store_timer()
 
     def stop(self) -> None:
-        """Start nothing more: no timer, no bot (a room set aside, or dropped)."""
+        """Start nothing more: no timer, no vote-count refresh, no bot (a room set aside,
+        or dropped)."""
         self._cancel_timer()
+        if self.flush_handle is not None:
+            self.flush_handle.cancel()
+            self.flush_handle = None
+            self.flush_scheduled = False
         for task in list(self.tasks):
             task.cancel()
         self.bots.clear()
