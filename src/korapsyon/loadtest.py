@@ -76,6 +76,9 @@ _decode = msgspec.json.Decoder(_Incoming).decode
 _encoder = msgspec.json.Encoder()
 
 
+START_SECONDS = 300.0  # a started server that is not healthy by then hangs (it is given up
+# at once if its process ends): a safety net, not a speed requirement
+
 WINDOWS = 6
 """How many stretches of the run the report shows apart (:meth:`LoadResult.windows`)."""
 
@@ -321,7 +324,7 @@ def spawned_server(
         ]  # fmt: skip
         process = subprocess.Popen(command, preexec_fn=raise_file_limit)  # noqa: PLW1509
         try:
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + START_SECONDS
             for worker in range(workers):
                 url = f"http://127.0.0.1:{port + worker}"
                 if not wait_healthy(url, deadline, lambda: process.poll() is None):

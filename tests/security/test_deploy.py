@@ -27,7 +27,7 @@ from websockets.exceptions import ConnectionClosed
 from korapsyon.loadtest import free_port
 from korapsyon.server.connection import Limits
 from korapsyon.server.protocol import PROTOCOL_VERSION
-from tests.server.live import Live, running
+from tests.server.live import HANG_SECONDS, Live, running
 
 CADDYFILE = Path(__file__).resolve().parents[2] / "docs" / "deploy" / "Caddyfile"
 CADDY = shutil.which("caddy")
@@ -59,7 +59,7 @@ def behind_caddy(tmp_path: Path) -> Iterator[tuple[Live, str, ssl.SSLContext]]:
         caddy = subprocess.Popen(command, env=env, stdout=log, stderr=log)
         try:
             root = tmp_path / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + HANG_SECONDS
             while True:
                 assert caddy.poll() is None, (tmp_path / "caddy.log").read_text()
                 with contextlib.suppress(httpx.HTTPError, ssl.SSLError, FileNotFoundError):

@@ -20,7 +20,7 @@ import pytest
 from korapsyon.record import read_record
 from korapsyon.server.settings import DEFAULT_DURATIONS
 from tests.security.attack import serving
-from tests.server.live import Live, add_bots, start
+from tests.server.live import HANG_SECONDS, Live, add_bots, start
 
 QUICK = dict.fromkeys(DEFAULT_DURATIONS, 0.02)  # nobody waits for the one person
 
@@ -41,7 +41,7 @@ def finished_room(live: Live, **settings: Any) -> dict[str, str]:
         seat = http.post(f"/api/rooms/{code}/seats", json={"name": "Ana"}).json()
     add_bots(live, code, created["host_token"], 8)
     start(live, code, created["host_token"])
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + HANG_SECONDS
     while live.hub.rooms[code].status != "finished":
         assert time.monotonic() < deadline, "the game did not end"
         time.sleep(0.02)

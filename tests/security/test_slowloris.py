@@ -25,7 +25,7 @@ import psutil
 import pytest
 
 from korapsyon.loadtest import free_port, wait_healthy
-from tests.server.live import Live, running
+from tests.server.live import HANG_SECONDS, Live, running
 
 HELD = 5  # the test server's cap per address
 
@@ -87,7 +87,7 @@ def test_one_address_holds_so_many_connections(tmp_path: Path) -> None:
         held[0].sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         assert held[0].recv(1024).startswith(b"HTTP/1.1 200")
         held.pop().close()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + HANG_SECONDS
         while True:  # until the server has counted the close
             again = raw(live, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
             answer = again.recv(1024)
@@ -124,7 +124,8 @@ def test_the_server_raises_its_own_file_limit_at_start_up() -> None:
         process = subprocess.Popen(command, preexec_fn=_low_file_limit)  # noqa: PLW1509
         try:
             url = f"http://127.0.0.1:{port}"
-            assert wait_healthy(url, time.monotonic() + 30, lambda: process.poll() is None)
+            alive = lambda: process.poll() is None  # noqa: E731
+            assert wait_healthy(url, time.monotonic() + HANG_SECONDS, alive)
             limits = psutil.Process(process.pid).rlimit(psutil.RLIMIT_NOFILE)
             assert limits == (hard, hard)
             assert httpx.get(f"{url}/healthz").json()["ok"]

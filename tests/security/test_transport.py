@@ -29,7 +29,7 @@ from websockets.exceptions import ConnectionClosed
 from korapsyon.loadtest import free_port, wait_healthy
 from korapsyon.server.connection import Limits
 from korapsyon.server.protocol import PROTOCOL_VERSION
-from tests.server.live import running
+from tests.server.live import HANG_SECONDS, running
 
 
 @pytest.fixture
@@ -117,7 +117,7 @@ def test_serve_speaks_tls_with_a_certificate_and_its_links_say_https(
             base = f"https://127.0.0.1:{port}"
             context = ssl.create_default_context()
             ca.configure_trust(context)
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + HANG_SECONDS
             while True:
                 try:
                     httpx.get(f"{base}/healthz", verify=context).raise_for_status()

@@ -25,6 +25,11 @@ from korapsyon.server.connection import Limits
 from korapsyon.server.room import Hub
 from korapsyon.store.sql import SqlStore
 
+HANG_SECONDS = 300.0
+"""How long a wait for something that must happen (a server up, a game over, a close
+counted) may take before the test says it hung: a safety net only a hang reaches, never a
+speed requirement (a loaded CI machine may be many times slower than this one)."""
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -88,7 +93,7 @@ def running(
     server = uvicorn.Server(runtime.config(app, "127.0.0.1", port, proxies=proxies, **guards))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + HANG_SECONDS
     while not server.started:
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("the server did not start")

@@ -26,7 +26,7 @@ from korapsyon.selfplay import table
 from korapsyon.server.protocol import PROTOCOL_VERSION
 from korapsyon.server.shards import Shards
 from korapsyon.server.workers import WorkerFailed, supervise
-from tests.server.live import Client, open_client, play
+from tests.server.live import HANG_SECONDS, Client, open_client, play
 
 
 @dataclass
@@ -184,7 +184,7 @@ def test_games_on_both_workers_survive_one_killed_mid_game(workers: Workers) -> 
     victim = workers.worker(1)
     victim.send_signal(signal.SIGKILL)
     victim.wait(timeout=10)
-    assert wait_healthy(workers.urls[1], time.monotonic() + 30, lambda: True), "not back"
+    assert wait_healthy(workers.urls[1], time.monotonic() + HANG_SECONDS, lambda: True), "not back"
     assert workers.worker(1).pid != victim.pid
     asyncio.run(both(stop_after=None))
     with httpx.Client(timeout=10) as http:

@@ -41,7 +41,7 @@ PHONE = ViewportSize(width=390, height=844)
 DESKTOP = ViewportSize(width=1280, height=800)
 FAST = {"bot_delay": [0.0, 0.05], "timers": False}
 """Room settings for tests: bots answer at once, steps wait for every decision."""
-WAIT_MS = 15_000  # generous: CI machines are slow, and nothing here measures speed
+WAIT_MS = 30_000  # generous: CI machines are slow, and nothing here measures speed
 expect.set_options(timeout=WAIT_MS)
 
 
