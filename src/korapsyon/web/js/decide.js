@@ -320,7 +320,7 @@ export class Decisions {
         const left = Math.max(0, ballot.voters.length - ballot.cast);
         text = left ? tn('ballot.waiting', left) : t('ballot.all_in');
       }
-    } else if (this.room.connection !== 'open') {
+    } else if (this.room.connection === 'closed') {
       state = 'offline';
       text = t('ballot.offline');
     }

@@ -170,6 +170,7 @@ export class RoomState {
     this.connection = shown;
     this.everOpen ||= shown === 'open';
     setConnection(shown, !this.everOpen);
+    if (shown === 'open') this.flush(); // (a new view, or the same socket found alive)
     return true;
   }
 
@@ -213,7 +214,6 @@ export class RoomState {
         return;
     }
     this.showConnection();
-    if (message.type === 'view') this.flush();
     this.awake.want(Boolean(this.view) && this.view.status !== 'finished');
     this.render(message.type);
   }
@@ -272,13 +272,13 @@ export class RoomState {
     }
   }
 
-  /** The new connection's view is here: send what was kept, once, if still wanted. */
+  /** Connected again, the view current: send what was kept, once, if still wanted. */
   flush() {
     const view = this.view;
-    const you = view.you;
+    const you = view?.you;
     for (const entry of [...this.queue.values()]) {
       this.queue.delete(entry.key);
-      const open = you && (you.choices || []).some((c) => `${view.year}:${view.step}:${c.action}` === entry.key);
+      const open = you && you.choices.some((c) => `${view.year}:${view.step}:${c.action}` === entry.key);
       if (!open) {
         // (one that left before the connection was lost may have counted: the step is over)
         showError(t(entry.sent ? 'queue.unknown' : 'queue.dropped'));

@@ -82,7 +82,7 @@ export class Chat {
       return;
     }
     const channel = this.channel.value === 'private' ? 'corrupt' : 'public';
-    if (this.room.connection !== 'open') {
+    if (this.room.connection === 'closed') {
       this.notSent({ code: 'closed' }); // (not kept for later: talk goes stale)
       return;
     }
