@@ -1,6 +1,6 @@
 """The host's waiting room in a real browser: seats, bots, rule variants, the discussion
 timer and a custom setup (R-02/R-03) reach the server's room as chosen; a setup the
-rules refuse is refused with a message and changes nothing."""
+rules refuse is refused with a message next to it and changes nothing."""
 
 from __future__ import annotations
 
@@ -86,7 +86,9 @@ def test_R02_R03_the_hosts_setup_reaches_the_room(live: Live, tabs: Tabs) -> Non
     host.allow(r"status of 400 .*/api/rooms/\w+/settings\)$")  # the browser's own line
     _count(host, Role.GOOD_POLITICIAN).fill("1")  # R-03: at least 2 Good Politicians
     _count(host, Role.GOOD_POLITICIAN).press("Tab")
-    expect(host.el("error")).to_contain_text("R-03")
+    # R-03: refused, and the refusal names the rule broken, next to the role counts
+    expect(host.el("setup-error")).to_have_text("⚠ At least 2 Good Politicians are needed.")
+    expect(host.el("setup-error")).to_be_in_viewport()
     expect(_count(host, Role.GOOD_POLITICIAN)).to_have_value("2")
     assert Counter(_room(live, code)["settings"]["roles"])["good_politician"] == 2
 

@@ -159,8 +159,10 @@ class Room:
         name = check_name(raw)
         if any(s.name.casefold() == name.casefold() for s in self.seats):
             raise LobbyError("name_taken", f"{name!r} is already at the table", 409)
-        if len(self.seats) >= MAX_CUSTOM:
-            raise LobbyError("room_full", f"a room seats at most {MAX_CUSTOM}", 409)
+        # 16 seats at most for the R-02 roles, 20 with a custom setup (docs/RULINGS.md)
+        limit = MAX_PLAYERS if self.settings.roles is None else MAX_CUSTOM
+        if len(self.seats) >= limit:
+            raise LobbyError("room_full", f"R-01: this room seats at most {limit}", 409)
         return name
 
     def _save_seats(self) -> None:

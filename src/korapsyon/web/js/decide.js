@@ -102,7 +102,8 @@ export class Decisions {
     this.room = room;
     this.redraw = redraw;
     this.drafts = new Map(); // "year:step:action" -> {field: value}
-    this.sending = null; // the draft key being sent
+    this.sending = null; // the draft key being sent (or kept until the connection is back)
+    this.refusal = null; // {key, text}: the server refused the last confirm of that decision
     this.version = 0; // counts local changes (drafts, sending): the panel redraws on them
   }
 
@@ -160,6 +161,7 @@ export class Decisions {
     } else {
       draft[field] = value;
     }
+    if (this.refusal?.key === key) this.refusal = null;
     this.changed();
   }
 
@@ -239,11 +241,14 @@ export class Decisions {
       choice.pick ? (draft[field] || []).length === choice.pick : field in draft && draft[field] !== undefined,
     );
     const label = submitted ? t('choice.change') : t(`confirm.${view.step === 'hidden' ? 'night' : choice.action}`);
+    // kept until the connection is back, another choice may take its place
+    const kept = this.room.queued(key);
+    const busy = kept ? JSON.stringify(strip(this.room.queue.get(key).action)) === JSON.stringify(strip(action)) : this.sending === key;
     return h('button', {
       type: 'button',
       testid: 'confirm',
       class: 'primary big confirm',
-      disabled: !ready || same || this.sending === key,
+      disabled: !ready || same || busy,
       text: `✔ ${label}`,
       onclick: () => this.send(key, action, this.noteOf(view, choice, draft)),
     });
@@ -266,27 +271,46 @@ export class Decisions {
     return { year: view.year, name: `${name} ${'✔'.repeat(draft.plan)}` };
   }
 
-  /** Send one `act`; a night `note` is kept once the act is accepted. */
+  /**
+   * Send one `act` (kept until the connection is back when there is none: RoomState.act);
+   * a refusal is told in the ballot's status; a night `note` is kept once the act is
+   * accepted.
+   */
   async send(key, action, note) {
     this.sending = key;
+    this.refusal = null;
     this.changed();
-    const ok = await this.room.attempt(this.room.link.act(action));
-    this.sending = null;
-    if (ok && note && note.name) {
+    inSight();
+    const result = await this.room.act(key, action);
+    if (result.replaced) return; // a newer choice for this decision was kept instead
+    if (this.sending === key) this.sending = null;
+    if (result.error) this.refusal = { key, text: result.error };
+    if (result.ok && note && note.name) {
       const notes = nightNotes(this.room.code);
       notes[note.year] = note.name;
       localStorage.setItem(NOTES_KEY(this.room.code), JSON.stringify(notes));
     }
     this.changed();
+    if (result.error) inSight();
   }
 
-  /** `ballot-status`: choosing, sent (no answer yet) or waiting (for N others). */
+  /**
+   * `ballot-status`: choosing, offline (choosing, not connected), queued (confirmed while
+   * not connected: sent when the connection is back), sent (no answer yet), refused (and
+   * why) or waiting (for N others).
+   */
   status(view, key) {
     const submitted = view.you.submitted;
     const ballot = view.ballot || {};
     let state = 'choosing';
     let text = t('ballot.choosing');
-    if (this.sending === key) {
+    if (this.room.queued(key)) {
+      state = 'queued';
+      text = t('ballot.queued');
+    } else if (this.refusal?.key === key) {
+      state = 'refused';
+      text = t('ballot.refused', { reason: this.refusal.text });
+    } else if (this.sending === key) {
       state = 'sent';
       text = t('ballot.sent');
     } else if (submitted) {
@@ -296,10 +320,18 @@ export class Decisions {
         const left = Math.max(0, ballot.voters.length - ballot.cast);
         text = left ? tn('ballot.waiting', left) : t('ballot.all_in');
       }
+    } else if (this.room.connection === 'closed') {
+      state = 'offline';
+      text = t('ballot.offline');
     }
-    const icon = { choosing: '✏', sent: '📤', waiting: '⏳' }[state];
+    const icon = { choosing: '✏', offline: '⚠', queued: '⚠', refused: '⚠', sent: '📤', waiting: '⏳' }[state];
     return h('p', { testid: 'ballot-status', class: `ballot-status ${state}`, role: 'status', data: { state }, text: `${icon} ${text}` });
   }
+}
+
+/** The ballot's status in sight (under the confirm just tapped: what became of it). */
+function inSight() {
+  document.querySelector('[data-testid="ballot-status"]')?.scrollIntoView({ block: 'nearest' });
 }
 
 /** An action without the fields that do not say what was chosen. */

@@ -9,21 +9,38 @@
  * the URL fragment (`handOver`), and a room joined here but served there is joined on
  * that worker's lobby, the name typed handed over as `#join=NAME` (filled in there; the
  * user joins with one more click).
+ *
+ * What goes wrong is said next to what caused it: a name or code missing under its box
+ * (`name-error`, `room-code` is in the join form: `join-error`), a refused join in the join
+ * form, a room that could not be made under the create buttons (`create-error`).
  */
 
 import { byId, roomFromUrl } from './dom.js';
 import { t } from './i18n.js';
 import { api, handOver, loadTokens, saveTokens, takeFragment } from './net.js';
-import { showError, startPage } from './shell.js';
+import { startPage } from './shell.js';
 import { errorText } from './words.js';
 
 const NAME_KEY = 'korapsyon:name';
 
+/** Say `message` in the error line `testid` (next to its control), in sight; null: clear. */
+function tell(testid, message) {
+  const el = byId(testid);
+  el.textContent = message ? `⚠ ${message}` : '';
+  el.hidden = !message;
+  if (message) el.scrollIntoView({ block: 'nearest' });
+}
+
+/** Clear every error line: a new attempt. */
+function untell() {
+  for (const testid of ['name-error', 'join-error', 'create-error']) tell(testid, null);
+}
+
 function nameTyped() {
   const name = byId('name-input').value.trim();
   if (!name) {
-    showError(t('lobby.need_name'));
     byId('name-input').focus();
+    tell('name-error', t('lobby.need_name'));
     return null;
   }
   localStorage.setItem(NAME_KEY, name);
@@ -31,6 +48,7 @@ function nameTyped() {
 }
 
 async function create(withSeat) {
+  untell();
   const name = withSeat ? nameTyped() : null;
   if (withSeat && !name) return;
   const human = byId('moderator-mode').checked;
@@ -54,7 +72,7 @@ async function create(withSeat) {
     saveTokens(created.code, tokens);
     location.assign(path);
   } catch (exc) {
-    showError(errorText(exc));
+    tell('create-error', errorText(exc));
   }
 }
 
@@ -76,10 +94,11 @@ async function servedElsewhere(code, joinUrl) {
 }
 
 async function join() {
+  untell();
   const code = byId('room-code-input').value.trim().toUpperCase();
   if (!code) {
-    showError(t('lobby.need_code'));
     byId('room-code-input').focus();
+    tell('join-error', t('lobby.need_code'));
     return;
   }
   if (loadTokens(code).token) {
@@ -95,8 +114,8 @@ async function join() {
   } catch (exc) {
     if (exc.code === 'elsewhere' && exc.url && new URL(exc.url).origin !== location.origin) {
       joinThere(new URL(exc.url).origin, code, name);
-    } else if (exc.code === 'started') showError(t('lobby.started', { code }));
-    else showError(errorText(exc));
+    } else if (exc.code === 'started') tell('join-error', t('lobby.started', { code }));
+    else tell('join-error', errorText(exc));
   }
 }
 
@@ -106,9 +125,13 @@ function joinThere(origin, code, name) {
 }
 
 function spectate() {
+  untell();
   const code = byId('room-code-input').value.trim().toUpperCase();
   if (code) location.assign(`/play?room=${code}&spectate=1`);
-  else showError(t('lobby.need_code'));
+  else {
+    byId('room-code-input').focus();
+    tell('join-error', t('lobby.need_code'));
+  }
 }
 
 async function main() {

@@ -6,6 +6,7 @@
  * close (R-35). The moderator token comes from room creation.
  */
 
+import { actorName, setBar, setWaiting, waitingText } from './bar.js';
 import { Fold, byId, h, rerender, withNames } from './dom.js';
 import { cueText } from './words.js';
 import { language, t } from './i18n.js';
@@ -16,7 +17,7 @@ import { playersList, presidentInfo, projectInfo, trackers, votedCount, yearAndS
 import { Chat } from './talk.js';
 import { Countdown, hostControls } from './timer.js';
 import { timelineList } from './timeline.js';
-import { drawWaiting } from './waiting.js';
+import { drawWaiting, lobbyLine } from './waiting.js';
 
 class Grimoire {
   constructor(room, tokens) {
@@ -37,7 +38,6 @@ class Grimoire {
     this.game = h(
       'section',
       { class: 'grimoire', hidden: true },
-      h('div', { class: 'board-top' }, this.slots.head, this.timerEl),
       this.slots.controls,
       this.slots.script,
       this.slots.secrets,
@@ -46,6 +46,8 @@ class Grimoire {
       this.timeline.element,
     );
     byId('app').replaceChildren(this.waiting, this.game);
+    // the Year, the step and the clock stay in sight in the status bar (bar.js)
+    setBar({ main: [this.slots.head, this.timerEl] });
   }
 
   draw() {
@@ -53,8 +55,13 @@ class Grimoire {
     const view = room.view;
     this.game.hidden = !view;
     drawWaiting(this.waiting, room, this.tokens);
-    if (!view) return;
+    if (!view) {
+      rerender(this.slots.head, h('h1', { class: 'board-step', text: t('waiting.title') }));
+      setWaiting(room.lobby ? lobbyLine(room) : '');
+      return;
+    }
     const secrets = view.secrets || {};
+    setWaiting(waitingText(view, view.secrets ? secrets.waiting_for || [] : null));
     this.countdown.set(room.timer);
     rerender(this.slots.head, yearAndStep(view));
     rerender(this.slots.controls, hostControls(this.room, view));
@@ -114,7 +121,7 @@ class Grimoire {
             : h('li', { class: 'muted-text', text: t('mod.nothing') }),
         ),
         h('h2', { text: `⏳ ${t('mod.waiting')}` }),
-        h('p', { testid: 'mod-waiting', class: 'mod-waiting', data: { count: (secrets.waiting_for || []).length }, text: (secrets.waiting_for || []).join(', ') || t('mod.nobody_waited') }),
+        h('p', { testid: 'mod-waiting', class: 'mod-waiting', data: { count: (secrets.waiting_for || []).length }, text: (secrets.waiting_for || []).map(actorName).join(', ') || t('mod.nobody_waited') }),
       ),
       h(
         'div',
@@ -124,7 +131,11 @@ class Grimoire {
           'ul',
           { class: 'mod-trackers' },
           h('li', { text: t('mod.protected', { name: secrets.protected ?? t('option.nobody') }) }),
-          h('li', { text: t('mod.last_protected', { name: secrets.last_protected?.player ?? t('option.nobody'), year: secrets.last_protected?.year ?? '-' }) }),
+          h('li', {
+            text: secrets.last_protected?.year
+              ? t('mod.last_protected', { name: secrets.last_protected.player ?? t('option.nobody'), year: secrets.last_protected.year })
+              : t('mod.no_last_protected'), // (not "Nobody (Year 0)")
+          }),
           h('li', { text: secrets.investigation ? t(`result.investigation.${secrets.investigation.aligned}`, { name: secrets.investigation.target }) : t('mod.no_investigation') }),
           h('li', { text: t(secrets.coa_muted ? 'mod.muted' : 'mod.not_muted') }),
           h('li', { text: t(secrets.witness_used ? 'mod.witness_used' : 'mod.witness_unused') }),

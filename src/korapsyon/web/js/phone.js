@@ -5,6 +5,7 @@
  * gets the timer controls and closes the discussion (R-35).
  */
 
+import { setBar, setWaiting, waitingText } from './bar.js';
 import { Fold, byId, h, renderIfChanged } from './dom.js';
 import { language, stepTitle, t } from './i18n.js';
 import { loadTokens } from './net.js';
@@ -16,7 +17,7 @@ import { playersList, presidentInfo, projectInfo, trackers, votedCount } from '.
 import { Chat, claimButtons } from './talk.js';
 import { Countdown, hostControls } from './timer.js';
 import { NewsBanner, timelineList } from './timeline.js';
-import { drawWaiting } from './waiting.js';
+import { drawWaiting, lobbyLine } from './waiting.js';
 
 const spectating = new URLSearchParams(location.search).get('spectate') === '1';
 
@@ -31,7 +32,7 @@ class Phone {
     this.roleCard = new RoleCard(room);
     this.waiting = h('div', { class: 'waiting-slot' });
     this.year = h('span', { testid: 'year', class: 'year' });
-    this.me = h('span', { class: 'me' });
+    this.me = h('p', { class: 'me' });
     this.stepTitle = h('h1', { testid: 'step-title', class: 'step-title' });
     this.timerEl = h('span', { testid: 'timer', class: 'timer', role: 'timer' });
     this.countdown = new Countdown(this.timerEl, room.link);
@@ -49,8 +50,7 @@ class Phone {
     this.screen = h(
       'section',
       { testid: 'screen', class: 'screen', hidden: true },
-      h('div', { class: 'status-bar' }, this.year, this.me, this.timerEl),
-      this.stepTitle,
+      this.me,
       this.help,
       this.slots.end,
       spectating ? this.spectatorTag : this.roleCard.element,
@@ -63,6 +63,8 @@ class Phone {
       this.timeline.element,
     );
     byId('app').replaceChildren(this.waiting, this.screen);
+    // the status bar (bar.js), the same on every phone: the step and its timer, the Year
+    setBar({ main: [this.stepTitle, this.timerEl], line: [this.year] });
   }
 
   draw() {
@@ -70,7 +72,13 @@ class Phone {
     const view = room.view;
     this.screen.hidden = !view;
     drawWaiting(this.waiting, room, this.tokens);
-    if (!view) return;
+    if (!view) {
+      this.stepTitle.textContent = t('waiting.title');
+      this.year.textContent = '';
+      setWaiting(room.lobby ? lobbyLine(room) : '');
+      return;
+    }
+    setWaiting(waitingText(view));
     const you = view.you;
     const screen = this.screen;
     screen.dataset.step = view.step ?? '';
@@ -89,7 +97,8 @@ class Phone {
       view.outcome ? endScreen(room, view) : [],
     );
     // redrawn only when what they show changed (a redraw would close an open <select>)
-    renderIfChanged(this.slots.decision, [language(), view, this.decisions.version], () => this.decisionOrInfo(view));
+    // (and when the connection comes or goes: the ballot says whether a choice can go now)
+    renderIfChanged(this.slots.decision, [language(), view, this.decisions.version, room.connection, room.queue.size], () => this.decisionOrInfo(view));
     renderIfChanged(this.slots.host, [language(), view.step, view.status, room.timer?.paused ?? null, Boolean(room.timer)], () => this.hostTools(view));
     renderIfChanged(this.slots.claims, [language(), you?.claims, view.players, this.claimState.target], () =>
       you ? claimButtons(room, view, this.claimState) : [],

@@ -1,41 +1,28 @@
 /**
- * What every page shares: the language picker, the connection light, the error line,
- * and the room's live state fed by the WebSocket.
+ * What every page shares: the top (the name and the language picker), the status bar
+ * (bar.js: the connection, who the table waits for, the error line), and the room's live
+ * state fed by the WebSocket.
  *
  * A `RoomState` connects a page to its room and keeps, for its renderer, the room's
  * lobby (seats, settings, status), the latest view state, the whole timeline (a view
- * gives it all, an update only the new entries), the timer and the chat.
+ * gives it all, an update only the new entries), the timer and the chat. It says
+ * "connected" only once the new connection's view has arrived (never over a stale
+ * screen), keeps a decision confirmed while not connected and sends it once when the
+ * connection is back (`act`), and keeps the screen awake during a game.
  */
 
 import { byId, h, roomFromUrl, setNames } from './dom.js';
 import { LANGUAGES, bindLanguageSelect, loadLanguage, t, translateStatic } from './i18n.js';
 import { Link, receiveTokens, saveTokens } from './net.js';
+import { Awake, buildBar, clearError, setConnection, showError } from './bar.js';
 import { errorText } from './words.js';
 
-let errorTimer = null;
-
-/** Show a message in the page's `error` line (cleared after a while). */
-export function showError(message) {
-  const el = byId('error');
-  if (!el) return;
-  el.textContent = message;
-  el.hidden = false;
-  clearTimeout(errorTimer);
-  errorTimer = setTimeout(() => {
-    el.hidden = true;
-  }, 8000);
-}
-
-/** Hide the error line (what it said is out of date: a later request went through). */
-export function clearError() {
-  const el = byId('error');
-  if (el) el.hidden = true;
-}
+export { clearError, showError };
 
 /**
  * Keep the tokens another worker handed over for the page's room (`receiveTokens`), load
- * the catalog, draw the page's top bar (title, language picker, connection light, error
- * line) into its `<header>`, and translate the static text.
+ * the catalog, draw the page's top (the name, the language picker) into its `<header>`
+ * and the status bar under it, and translate the static text.
  * `redraw()` runs after the language changes.
  */
 export async function startPage(kind, redraw) {
@@ -46,20 +33,21 @@ export async function startPage(kind, redraw) {
     { testid: 'lang-select', id: 'lang-select', 'data-i18n-label': 'lang.label' },
     LANGUAGES.map((lang) => h('option', { value: lang, text: LANGUAGE_NAMES[lang] })),
   );
-  document.querySelector('header').replaceChildren(
+  const header = document.querySelector('header');
+  header.replaceChildren(
     h('a', { class: 'brand', href: '/', 'data-i18n': 'app.name' }),
     h(
       'div',
       { class: 'top-tools' },
-      h('span', { testid: 'connection', class: 'connection', role: 'status', data: { state: 'closed' }, hidden: kind === 'lobby' }),
       h('label', { class: 'sr-only', for: 'lang-select', 'data-i18n': 'lang.label' }),
       select,
     ),
-    h('p', { testid: 'error', class: 'error', role: 'alert', hidden: true }),
   );
+  buildBar(kind, header);
   translateStatic();
   bindLanguageSelect(select, kind === 'lobby' ? 'play' : kind, () => {
-    setConnection(byId('connection').dataset.state);
+    const connection = byId('connection');
+    setConnection(connection.dataset.state, connection.dataset.first === 'true');
     redraw();
   });
 }
@@ -82,10 +70,10 @@ export function requireRoom() {
 /** Each language named in itself. */
 const LANGUAGE_NAMES = { en: 'English', fil: 'Filipino' };
 
-function setConnection(state) {
-  const el = byId('connection');
-  el.dataset.state = state;
-  el.textContent = state === 'open' ? `● ${t('connection.open')}` : `○ ${t('connection.closed')}`;
+/** An action without the fields that do not say what was chosen (to compare two). */
+function choiceOf(action) {
+  const { auto, player, ...rest } = action || {};
+  return JSON.stringify(Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
 /** The live room of a page: call `connect()` once the page is ready. */
@@ -103,11 +91,20 @@ export class RoomState {
     this.chat = [];
     this.notices = []; // the server's notices, as timeline entries (`story`)
     this.refusals = 0; // lobby requests refused so far (the waiting room redraws on each)
+    this.lobbyErrors = {}; // the waiting room's refusals, by the control refused (waiting.js)
+    this.connection = 'closed'; // what the bar says: open, syncing or closed
+    this.synced = false; // the current connection's view (or waiting room) has arrived
+    this.everOpen = false;
+    this.queue = new Map(); // decision key -> {action, resolve}: confirmed while not connected
+    this.awake = new Awake();
     this.link = new Link(
       { room: this.code, ...hello },
       {
         onMessage: (message) => this.receive(message),
-        onState: (state) => setConnection(state),
+        onState: (state) => {
+          if (state === 'closed' || state === 'connecting') this.synced = false;
+          if (this.showConnection()) this.render('connection');
+        },
         onFatal: (error) => this.refused(error),
         onReplaced: () => this.replaced(),
       },
@@ -148,6 +145,7 @@ export class RoomState {
    */
   refused(error) {
     showError(errorText(error));
+    byId('connection').hidden = true; // (not reconnecting: the page says why, and where to go)
     if (error.code === 'bad_token') saveTokens(this.code, { token: null });
     byId('app').replaceChildren(
       h('p', { class: 'info', role: 'alert', text: `⚠ ${errorText(error)}` }),
@@ -156,8 +154,24 @@ export class RoomState {
   }
 
   connect() {
-    setConnection('closed');
+    setConnection('closed', true);
     this.link.connect();
+  }
+
+  /**
+   * Show the connection in the bar: `open` only once this connection's view (or the
+   * waiting room) has arrived, so that "connected" never stands over a stale screen.
+   * Returns whether it changed.
+   */
+  showConnection() {
+    const state = this.link.state;
+    const shown = state === 'welcomed' && this.synced ? 'open' : state === 'welcomed' || state === 'checking' ? 'syncing' : 'closed';
+    if (shown === this.connection) return false;
+    this.connection = shown;
+    this.everOpen ||= shown === 'open';
+    setConnection(shown, !this.everOpen);
+    if (shown === 'open') this.flush(); // (a new view, or the same socket found alive)
+    return true;
   }
 
   receive(message) {
@@ -170,12 +184,14 @@ export class RoomState {
       case 'lobby':
         this.lobby = message.room;
         setNames(message.room.seats.map((seat) => seat.name));
+        if (message.room.status === 'lobby') this.synced = true; // (no view to come)
         break;
       case 'view':
         this.view = message.state;
         this.timeline = [...message.timeline];
         this.fresh = message.timeline;
         this.timer = message.timer;
+        this.synced = true;
         break;
       case 'update':
         this.view = message.state;
@@ -197,6 +213,8 @@ export class RoomState {
       default:
         return;
     }
+    this.showConnection();
+    this.awake.want(Boolean(this.view) && this.view.status !== 'finished');
     this.render(message.type);
   }
 
@@ -210,6 +228,67 @@ export class RoomState {
       out.push(entry);
     }
     return out.concat(this.notices.slice(next));
+  }
+
+  /**
+   * Send a decision's `act` (`key`: "year:step:action", the decision it answers). Not
+   * connected, it is kept - one per decision, the latest - and sent once the connection is
+   * back, if that decision is still open (else dropped, and the player told); an act whose
+   * connection was lost before its answer is kept the same way, and not sent again if the
+   * new view shows it arrived. Resolves to `{ok: true}` once acknowledged, `{error}` (the
+   * refusal, in words) or `{dropped: true}`, or `{replaced: true}` when a newer choice for
+   * the same decision took its place in the queue.
+   */
+  act(key, action) {
+    return new Promise((resolve) => {
+      const entry = { key, action, resolve };
+      if (this.connection === 'open') this.sendNow(entry);
+      else this.keep(entry);
+    });
+  }
+
+  /** Whether a decision's act waits for the connection (docs/CLIENT.md: `queued`). */
+  queued(key) {
+    return this.queue.has(key);
+  }
+
+  keep(entry) {
+    this.queue.get(entry.key)?.resolve({ replaced: true });
+    this.queue.set(entry.key, entry);
+    this.render('queue');
+  }
+
+  async sendNow(entry) {
+    try {
+      await this.link.act(entry.action);
+      entry.resolve({ ok: true });
+    } catch (exc) {
+      if (exc.code !== 'closed') entry.resolve({ error: errorText(exc) });
+      else if (this.queue.has(entry.key)) entry.resolve({ replaced: true }); // a newer choice waits
+      else {
+        entry.sent ||= Boolean(exc.sent);
+        this.keep(entry); // never sent, or lost on the way
+      }
+    }
+  }
+
+  /** Connected again, the view current: send what was kept, once, if still wanted. */
+  flush() {
+    const view = this.view;
+    const you = view?.you;
+    for (const entry of [...this.queue.values()]) {
+      this.queue.delete(entry.key);
+      const open = you && you.choices.some((c) => `${view.year}:${view.step}:${c.action}` === entry.key);
+      if (!open) {
+        // (one that left before the connection was lost may have counted: the step is over)
+        showError(t(entry.sent ? 'queue.unknown' : 'queue.dropped'));
+        entry.resolve({ dropped: true });
+      } else if (you.submitted && choiceOf(you.submitted) === choiceOf(entry.action)) {
+        entry.resolve({ ok: true }); // it did arrive before the connection was lost
+      } else {
+        this.sendNow(entry);
+      }
+    }
   }
 
   /** Run a request; show its refusal in the error line. Resolves true if accepted. */

@@ -82,17 +82,27 @@ export class Chat {
       return;
     }
     const channel = this.channel.value === 'private' ? 'corrupt' : 'public';
+    if (this.room.connection === 'closed') {
+      this.notSent({ code: 'closed' }); // (not kept for later: talk goes stale)
+      return;
+    }
     this.input.disabled = true;
     try {
       await this.room.link.chat(channel, text);
       this.sent();
     } catch (exc) {
-      this.error.textContent = `⚠ ${errorText(exc)}`;
-      this.error.hidden = false;
+      this.notSent(exc);
     } finally {
       this.input.disabled = false;
       this.input.focus();
     }
+  }
+
+  /** Say, next to the chat, that the message did not go (it stays in the box). */
+  notSent(exc) {
+    this.error.textContent = `⚠ ${exc.code === 'closed' ? t('chat.not_sent') : errorText(exc)}`;
+    this.error.hidden = false;
+    this.error.scrollIntoView({ block: 'nearest' });
   }
 
   /** A message went (or was noted): empty the box, and back to the table's channel. */

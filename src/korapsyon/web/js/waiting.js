@@ -3,6 +3,10 @@
  * and for the host the table's setup - bots, the standard composition (R-02) or a
  * custom role count (R-03), the rule variants (the Ruleset's options), the discussion
  * timer - and the start button. Shared by the phone, the board and the moderator page.
+ *
+ * A refused request is told next to the control that made it (`bot-error` under "add a
+ * bot", `start-error` over Start, ...), and Start says before the tap why the game cannot
+ * start yet (`start-why`, R-01/R-03): it is enabled only when the server would deal.
  */
 
 import { h, renderIfChanged } from './dom.js';
@@ -10,7 +14,6 @@ import { language, roleTitle, t, tn } from './i18n.js';
 import { api } from './net.js';
 import { qrSvg } from './qr.js';
 import { ROLE_ICONS, ROLES } from './roles.js';
-import { clearError, showError } from './shell.js';
 import { errorText } from './words.js';
 
 /** R-02: Good Politician, Corrupt Politician, Lawyer, Ombudsperson, COA, Citizen. */
@@ -26,6 +29,8 @@ const COMPOSITION = {
 };
 const MIN_PLAYERS = 9;
 const MAX_PLAYERS = 16;
+const MIN_CUSTOM = 5; // R-01: a custom setup (R-03)
+const MAX_CUSTOM = 20;
 
 /** The Ruleset's [house]/[variant] options the host may pick, with their defaults. */
 const VARIANTS = [
@@ -52,6 +57,54 @@ function joinUrl(code) {
 }
 
 /**
+ * Why the room cannot start as it is, in words (null: it can). R-01: 9-16 players for the
+ * usual roles (R-02), 5-20 with roles chosen by the host (R-03), one role per seat.
+ */
+export function startProblem(lobby) {
+  const seats = lobby.seats.length;
+  const roles = lobby.settings.roles;
+  if (Array.isArray(roles)) {
+    if (seats < MIN_CUSTOM || seats > MAX_CUSTOM) return t('start.custom_seats', { seats });
+    if (roles.length !== seats) return t('start.custom_count', { roles: roles.length, seats });
+    return null;
+  }
+  if (seats < MIN_PLAYERS) return t('start.too_few', { seats });
+  if (seats > MAX_PLAYERS) return t('start.too_many', { seats, n: seats - MAX_PLAYERS });
+  return null;
+}
+
+/**
+ * The status bar's line in the waiting room: for the host, what Start still needs (or
+ * that it is ready); for everyone else, who is at the table and that the host starts.
+ */
+export function lobbyLine(room) {
+  const lobby = room.lobby;
+  if (lobby.status !== 'lobby') return '';
+  if (room.welcome?.host) {
+    if (!startProblem(lobby)) return `✔ ${t('start.ready')}`;
+    const roles = lobby.settings.roles;
+    const seats = lobby.seats.length;
+    if (Array.isArray(roles) && roles.length !== seats && seats >= MIN_CUSTOM && seats <= MAX_CUSTOM) {
+      return `⏳ ${t('bar.start_roles', { roles: roles.length, seats })}`;
+    }
+    return `⏳ ${t(Array.isArray(roles) ? 'bar.start_custom' : 'bar.start_seats', { seats })}`;
+  }
+  return `⏳ ${tn('bar.lobby', lobby.seats.length)}`;
+}
+
+/**
+ * R-03's checks on a custom role count (in ROLES order), in words: the first rule it
+ * breaks, or null. (The server checks them too; this names which one.)
+ */
+function setupProblem(counts) {
+  const [good, corrupt, lawyer, ombudsperson, coa] = counts;
+  if (good < 2) return t('setup.need_good');
+  if (corrupt < 1) return t('setup.need_corrupt');
+  if (lawyer > 1 || ombudsperson > 1 || coa > 1) return t('setup.one_each');
+  return null;
+}
+
+/**
  * Draw the waiting room of `room` (a RoomState) into `slot` while the room is in its
  * lobby; `tokens` are the page's (the host token shows the host's controls). Returns
  * whether the room is still waiting.
@@ -61,7 +114,7 @@ export function drawWaiting(slot, room, tokens) {
   slot.hidden = !waiting;
   if (waiting) {
     const hostToken = room.welcome?.host ? tokens.host_token : null;
-    renderIfChanged(slot, [language(), room.lobby, room.refusals], () => waitingRoom(room, hostToken));
+    renderIfChanged(slot, [language(), room.lobby, room.lobbyErrors, room.refusals], () => waitingRoom(room, hostToken));
   }
   return waiting;
 }
@@ -82,15 +135,24 @@ function waitingRoom(room, hostToken) {
       h('div', { testid: 'qr-code', class: 'qr-box' }, qrSvg(url, t('waiting.qr', { code }))),
       h('a', { testid: 'join-link', class: 'join-link', href: url, text: url }),
       h('p', { class: 'hint', text: t('waiting.scan') }),
-      LOCAL_HOSTS.has(location.hostname) ? h('p', { class: 'hint warn', text: t('waiting.localhost') }) : null,
+      // (for whoever runs the server: a player who got here has nothing to do about it)
+      hostToken && LOCAL_HOSTS.has(location.hostname) ? h('p', { class: 'hint warn', text: t('waiting.localhost') }) : null,
     ),
-    seatList(lobby, hostToken, room.welcome?.seat, request),
+    seatList(room, hostToken, request),
     lobby.settings.public_record ? h('p', { testid: 'public-record', class: 'hint warn', text: `📢 ${t('waiting.public_record')}` }) : null,
     hostToken ? hostPanel(room, hostToken, request) : h('p', { class: 'hint big', text: `⏳ ${t('waiting.for_host')}` }),
   );
 }
 
-function seatList(lobby, hostToken, mySeat, request) {
+/** The refusal of the last request made with the controls of `area`, where they are. */
+function fieldError(room, area) {
+  const text = room.lobbyErrors[area];
+  return h('p', { testid: `${area}-error`, class: 'field-error', role: 'alert', hidden: !text, text: text ? `⚠ ${text}` : '' });
+}
+
+function seatList(room, hostToken, request) {
+  const lobby = room.lobby;
+  const mySeat = room.welcome?.seat;
   const seats = lobby.seats;
   return h(
     'div',
@@ -118,29 +180,39 @@ function seatList(lobby, hostToken, mySeat, request) {
                 class: 'small danger',
                 'aria-label': t('waiting.remove', { name: seat.name }),
                 text: '✕',
-                onclick: () => request('DELETE', `/api/rooms/${lobby.code}/seats/${seat.seat}`, undefined, hostToken),
+                onclick: () => request('seat', 'DELETE', `/api/rooms/${lobby.code}/seats/${seat.seat}`, undefined, hostToken),
               })
             : null,
         ),
       ),
     ),
+    fieldError(room, 'seat'),
   );
 }
 
 /**
- * The host's lobby requests. A refusal is shown, and the waiting room is drawn again
- * from the room's unchanged settings (the refused value does not stay in its input).
+ * The host's lobby requests, each made by the controls of an `area` (`bot`, `seat`,
+ * `setup`, `variant`, `discussion`, `record`, `start`). A refusal is told next to those
+ * controls (`<area>-error`, scrolled into sight), and the waiting room is drawn again from
+ * the room's unchanged settings (the refused value does not stay in its input); the next
+ * request of that area that goes through clears it. `why(exc)`: the refusal in words,
+ * when the page can say more than the error's code.
  */
 function requester(room) {
-  return async (method, path, body, hostToken) => {
+  return async (area, method, path, body, hostToken, why = null) => {
     try {
       const answer = await api(method, path, body, hostToken);
-      clearError();
+      if (room.lobbyErrors[area]) {
+        const { [area]: gone, ...rest } = room.lobbyErrors;
+        room.lobbyErrors = rest;
+        room.render('refused');
+      }
       return answer;
     } catch (exc) {
-      showError(errorText(exc));
+      room.lobbyErrors = { ...room.lobbyErrors, [area]: why?.(exc) ?? errorText(exc) };
       room.refusals += 1;
       room.render('refused');
+      document.querySelector(`[data-testid="${area}-error"]`)?.scrollIntoView({ block: 'nearest' });
       return null;
     }
   };
@@ -151,7 +223,8 @@ function hostPanel(room, hostToken, request) {
   const code = lobby.code;
   const settings = lobby.settings;
   const seats = lobby.seats.length;
-  const put = (patch) => request('PUT', `/api/rooms/${code}/settings`, { ...settings, ...patch }, hostToken);
+  const put = (area, patch, why) => request(area, 'PUT', `/api/rooms/${code}/settings`, { ...settings, ...patch }, hostToken, why);
+  const problem = startProblem(lobby);
   const kind = h(
     'select',
     { testid: 'bot-kind', id: 'bot-kind' },
@@ -170,11 +243,12 @@ function hostPanel(room, hostToken, request) {
         type: 'button',
         testid: 'add-bot',
         text: `🤖 ${t('waiting.add_bot')}`,
-        onclick: () => request('POST', `/api/rooms/${code}/bots`, { kind: kind.value }, hostToken),
+        onclick: () => request('bot', 'POST', `/api/rooms/${code}/bots`, { kind: kind.value }, hostToken),
       }),
     ),
-    setupFields(settings, seats, put),
-    variantFields(settings, put),
+    fieldError(room, 'bot'),
+    setupFields(room, seats, put),
+    variantFields(room, put),
     h(
       'div',
       { class: 'row' },
@@ -190,10 +264,11 @@ function hostPanel(room, hostToken, request) {
         value: settings.discussion_seconds ?? 180,
         onchange: (event) => {
           const seconds = Number(event.target.value);
-          if (seconds >= 0 && seconds <= 3600) put({ discussion_seconds: seconds });
+          if (seconds >= 0 && seconds <= 3600) put('discussion', { discussion_seconds: seconds });
         },
       }),
     ),
+    fieldError(room, 'discussion'),
     h(
       'label',
       { class: 'check' },
@@ -201,11 +276,15 @@ function hostPanel(room, hostToken, request) {
         type: 'checkbox',
         testid: 'publish-record',
         checked: Boolean(settings.public_record),
-        onchange: (event) => put({ public_record: event.target.checked }),
+        onchange: (event) => put('record', { public_record: event.target.checked }),
       }),
       ' ',
       t('waiting.publish_record'),
     ),
+    fieldError(room, 'record'),
+    // why Start cannot be pressed yet, then a refusal of the last press, right over it
+    h('p', { testid: 'start-why', id: 'start-why', class: 'hint warn start-why', hidden: !problem, text: problem ?? '' }),
+    fieldError(room, 'start'),
     h(
       'div',
       { class: 'row start-row' },
@@ -213,8 +292,10 @@ function hostPanel(room, hostToken, request) {
         type: 'button',
         testid: 'start-game',
         class: 'primary big',
+        disabled: Boolean(problem),
+        'aria-describedby': problem ? 'start-why' : null,
         text: `▶ ${t('waiting.start')}`,
-        onclick: () => request('POST', `/api/rooms/${code}/start`, undefined, hostToken),
+        onclick: () => request('start', 'POST', `/api/rooms/${code}/start`, undefined, hostToken),
       }),
       h('a', { testid: 'open-board', class: 'button', href: `/board?room=${code}`, target: '_blank', text: `📺 ${t('waiting.open_board')}` }),
     ),
@@ -222,7 +303,8 @@ function hostPanel(room, hostToken, request) {
 }
 
 /** R-02 / R-03: the standard composition, or a custom count of each role. */
-function setupFields(settings, seats, put) {
+function setupFields(room, seats, put) {
+  const settings = room.lobby.settings;
   const custom = Array.isArray(settings.roles);
   const counts = custom
     ? ROLES.map((role) => settings.roles.filter((r) => r === role).length)
@@ -240,7 +322,7 @@ function setupFields(settings, seats, put) {
         type: 'checkbox',
         testid: 'setup-custom',
         checked: custom,
-        onchange: (event) => put({ roles: event.target.checked ? rolesOf(counts) : null }),
+        onchange: (event) => put('setup', { roles: event.target.checked ? rolesOf(counts) : null }),
       }),
       ' ',
       t('waiting.custom'),
@@ -265,7 +347,8 @@ function setupFields(settings, seats, put) {
             onchange: (event) => {
               const next = [...counts];
               next[i] = Math.max(0, Number(event.target.value) || 0);
-              put({ roles: rolesOf(next) });
+              // a refusal names the rule the count breaks
+              put('setup', { roles: rolesOf(next) }, (exc) => (exc.code === 'bad_setup' ? setupProblem(next) : null));
             },
           }),
         ),
@@ -273,27 +356,32 @@ function setupFields(settings, seats, put) {
     ),
     h('p', {
       class: custom && total !== seats ? 'hint warn' : 'hint',
-      text: custom ? t('waiting.custom_total', { roles: total, seats }) : t('waiting.standard', { seats }),
+      text: custom
+        ? t('waiting.custom_total', { roles: total, seats })
+        : seats >= MIN_PLAYERS && seats <= MAX_PLAYERS
+          ? t('waiting.standard', { seats })
+          : t('waiting.standard_other', { n: Math.min(MAX_PLAYERS, Math.max(MIN_PLAYERS, seats)) }),
     }),
+    fieldError(room, 'setup'),
   );
 }
 
 let variantsOpen = false; // the host opened the variants: redraws keep them open
 
 /** The rule variants: each Ruleset option as a select (`variant`, `data-option`). */
-function variantFields(settings, put) {
-  const ruleset = settings.ruleset || {};
+function variantFields(room, put) {
+  const ruleset = room.lobby.settings.ruleset || {};
   return h(
     'details',
     { class: 'variants', open: variantsOpen, ontoggle: (event) => (variantsOpen = event.target.open) },
     h('summary', { text: t('waiting.variants') }),
-    VARIANTS.map(({ option, values, rule }) => {
+    VARIANTS.map(({ option, values }) => {
       const current = option in ruleset ? ruleset[option] : values[0];
       const id = `variant-${option}`;
       return h(
         'div',
         { class: 'row variant-row' },
-        h('label', { for: id, text: `${t(`variant.${option}`)} (${rule})` }),
+        h('label', { for: id, text: t(`variant.${option}`) }),
         h(
           'select',
           {
@@ -305,7 +393,7 @@ function variantFields(settings, put) {
               const next = { ...ruleset };
               if (value === values[0]) delete next[option];
               else next[option] = value;
-              put({ ruleset: next });
+              put('variant', { ruleset: next });
             },
           },
           values.map((value) =>
@@ -314,5 +402,6 @@ function variantFields(settings, put) {
         ),
       );
     }),
+    fieldError(room, 'variant'),
   );
 }
