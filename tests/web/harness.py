@@ -368,7 +368,8 @@ def has_decision(snap: Snapshot) -> bool:
 
 
 def wait_after_confirm(tab: Tab, snap: Snapshot) -> None:
-    """Until the page shows the decision as sent (or the game has moved on)."""
+    """Until the page shows the decision as taken by the server (or the game has moved
+    on); a refusal fails the test."""
     try:
         tab.page.wait_for_function(
             """([step, year]) => {
@@ -379,7 +380,8 @@ def wait_after_confirm(tab: Tab, snap: Snapshot) -> None:
               if (y && ((y.textContent || '').match(/\\d+/) || [null])[0] !== year) return true;
               if (screen.dataset.toAct !== 'true') return true;
               const ballot = document.querySelector(t('ballot-status'));
-              return !!ballot && ballot.dataset.state !== 'choosing';
+              // acknowledged (the view holds it), or refused: never merely on its way
+              return !!ballot && ['waiting', 'refused'].includes(ballot.dataset.state);
             }""",
             arg=[snap.step, snap.year],
             timeout=WAIT_MS,
@@ -391,6 +393,10 @@ def wait_after_confirm(tab: Tab, snap: Snapshot) -> None:
             f"{tab.label}: the decision was not taken ({snap}); the page's error: {shown!r}; "
             f"problems: {tab.problems}"
         ) from None
+    ballot = tab.el("ballot-status")
+    if ballot.count() and ballot.first.get_attribute("data-state") == "refused":
+        said = ballot.first.text_content()
+        raise AssertionError(f"{tab.label}: the decision was refused: {said}")
 
 
 def play_turns(
