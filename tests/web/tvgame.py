@@ -119,6 +119,7 @@ class TvGame:
         finally:
             self.loop.call_soon_threadsafe(self.loop.stop)
             self.thread.join(timeout=10)
+            self.loop.close()
 
     # ------------------------------------------------------------ the game
     def state(self) -> dict[str, Any]:

@@ -17,7 +17,7 @@ export function yearAndStep(view) {
   return h(
     'div',
     { class: 'year-step' },
-    h('span', { testid: 'board-year', class: 'board-year', text: t('year.long', { year: view.year }) }),
+    h('span', { testid: 'board-year', class: 'board-year', data: { year: view.year }, text: t('year.long', { year: view.year }) }),
     h('span', { testid: 'board-step', class: 'board-step', data: { step: view.step ?? '' }, text: view.step ? stepTitle(view.step) : t('step.over') }),
   );
 }
