@@ -50,7 +50,7 @@ class Board {
       'div',
       { class: 'board-main' },
       h('div', { class: 'board-col board-col-facts' }, this.slots.facts),
-      h('div', { class: 'board-col board-col-news' }, this.slots.chart, this.news.element, this.slots.timeline),
+      h('div', { class: 'board-col board-col-news' }, this.script, this.slots.chart, this.news.element, this.slots.timeline),
       h('div', { class: 'board-col board-col-players' }, this.slots.players),
     );
     this.game = h(
@@ -59,9 +59,13 @@ class Board {
       h(
         'div',
         { class: 'board-top' },
-        h('div', { class: 'board-status' }, this.narrator.button, this.slots.head, this.slots.voted, this.timerEl),
+        h(
+          'div',
+          { class: 'board-status' },
+          h('div', { class: 'board-status-row' }, this.narrator.button, this.slots.head),
+          h('div', { class: 'board-status-row' }, this.slots.voted, this.timerEl),
+        ),
         this.slots.host,
-        this.script,
       ),
       h('div', { class: 'board-stage' }, this.slots.end, this.main, this.reveal.element),
     );

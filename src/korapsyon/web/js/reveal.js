@@ -127,7 +127,7 @@ function item({ kind, entries }, view, timeline) {
     'section',
     { testid: 'reveal-item', class: `reveal-item ${tone}`, data: { kind } },
     h('h2', { class: 'reveal-title', text: `${ICONS[kind] || ''} ${title}` }),
-    h('p', { class: 'reveal-big', text: big }),
+    h('p', { class: big.length > 48 ? 'reveal-big long' : 'reveal-big', text: big }),
     badge ? h('p', { class: 'reveal-badge' }, badge) : null,
     lines.filter(Boolean).map((line) => h('p', { class: 'reveal-line', text: line })),
   );
