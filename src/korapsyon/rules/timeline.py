@@ -108,13 +108,19 @@ def params(event: BaseEvent) -> dict[str, Any]:
     """What a timeline entry says, as plain data: the event's own fields (names, numbers,
     card ids, role and team values) but its Year and audience; of an action taken, only
     its kind; of the game's end, who won and why (the roles are in the view). A client
-    words it from its ``kind`` in the reader's language."""
+    words it from its ``kind`` in the reader's language. A card offered or chosen comes
+    with its cost (public, R-34), so that a line can name what it costs."""
     if isinstance(event, ActionTaken):
         return {"action": event.action.kind}
     if isinstance(event, GameOver):  # (the trackers' last values are the end's reveal's)
         return {"winner": event.winner, "reason": event.reason, "rule": event.rule}
     fields = msgspec.to_builtins(event)
-    return {key: _listed(value) for key, value in fields.items() if key not in _NOT_PARAMS}
+    out = {key: _listed(value) for key, value in fields.items() if key not in _NOT_PARAMS}
+    if isinstance(event, ProjectOffered):
+        out.update(small_cost=CARDS[event.small].cost, large_cost=CARDS[event.large].cost)
+    elif isinstance(event, ProjectChosen):
+        out["cost"] = CARDS[event.card].cost
+    return out
 
 
 def _listed(value: Any) -> Any:

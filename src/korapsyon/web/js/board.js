@@ -2,17 +2,23 @@
  * The board screen (`/board?room=CODE`): the table's TV or laptop. Before the start it
  * shows the waiting room with a large QR code (and the host's controls when this
  * browser holds the host token); then the public view, large - Year and step, the
- * trackers, players, President, project and tally, how many have voted, the news, the
- * timer, the treasury chart and the timeline - with the script narrated aloud.
+ * trackers, the treasury report and its chart, players with their tags and latest
+ * claims, President, project and tally, how many have voted, the news, the timer and the
+ * timeline - with the script narrated aloud, and each result revealed full screen.
+ *
+ * A TV mode (`html.tv`, css/app.css): the whole board fits the screen without scrolling
+ * at 720p, 1080p and 4K (whatever the device pixel ratio), its type scaled with the
+ * screen, so it reads from across a room.
  */
 
 import { byId, h, renderIfChanged, rerender } from './dom.js';
 import { cueText } from './words.js';
 import { language, t } from './i18n.js';
 import { loadTokens } from './net.js';
-import { kabanPoints, treasuryChart } from './chart.js';
+import { chartLegend, treasuryChart, treasuryTile, treasuryYears } from './chart.js';
 import { endScreen } from './endscreen.js';
 import { Narrator } from './narrate.js';
+import { Reveal } from './reveal.js';
 import { RoomState, requireRoom, startPage } from './shell.js';
 import { playersList, presidentInfo, projectInfo, trackers, votedCount, yearAndStep } from './table.js';
 import { Countdown, hostControls } from './timer.js';
@@ -25,6 +31,7 @@ class Board {
     this.tokens = tokens;
     this.news = new NewsBanner();
     this.narrator = new Narrator();
+    this.reveal = new Reveal();
     this.timerEl = h('div', { testid: 'board-timer', class: 'board-timer', role: 'timer' });
     this.countdown = new Countdown(this.timerEl, room.link);
     this.waiting = h('div', { class: 'waiting-slot board-waiting' });
@@ -36,30 +43,42 @@ class Board {
       players: h('div', { class: 'board-side' }),
       chart: h('div', { class: 'board-chart' }),
       timeline: h('div', { class: 'board-timeline' }),
-      end: h('div'),
+      end: h('div', { class: 'board-end' }),
     };
     this.script = h('p', { class: 'script', 'aria-live': 'off' });
+    this.main = h(
+      'div',
+      { class: 'board-main' },
+      h('div', { class: 'board-col board-col-facts' }, this.slots.facts),
+      h('div', { class: 'board-col board-col-news' }, this.script, this.slots.chart, this.news.element, this.slots.timeline),
+      h('div', { class: 'board-col board-col-players' }, this.slots.players),
+    );
     this.game = h(
       'section',
       { class: 'board', hidden: true },
-      h('div', { class: 'board-top' }, this.slots.head, this.slots.voted, this.timerEl, this.narrator.button, this.slots.host),
-      this.slots.end,
       h(
         'div',
-        { class: 'board-main' },
-        h('div', { class: 'board-col' }, this.news.element, this.script, this.slots.facts),
-        h('div', { class: 'board-col' }, this.slots.chart, this.slots.timeline),
-        h('div', { class: 'board-col' }, this.slots.players),
+        { class: 'board-top' },
+        h(
+          'div',
+          { class: 'board-status' },
+          h('div', { class: 'board-status-row' }, this.narrator.button, this.slots.head),
+          h('div', { class: 'board-status-row' }, this.slots.voted, this.timerEl),
+        ),
+        this.slots.host,
       ),
+      h('div', { class: 'board-stage' }, this.slots.end, this.main, this.reveal.element),
     );
     byId('app').replaceChildren(this.waiting, this.game);
   }
 
-  draw() {
+  /** Draw the room; `why` is the message that changed it (only updates reveal). */
+  draw(why) {
     const room = this.room;
     const view = room.view;
     this.narrator.draw();
     this.game.hidden = !view;
+    document.documentElement.classList.toggle('board-waiting-room', !view);
     drawWaiting(this.waiting, room, this.tokens);
     if (!view) return;
     this.countdown.set(room.timer);
@@ -69,14 +88,25 @@ class Board {
     rerender(this.slots.head, yearAndStep(view));
     rerender(this.slots.host, room.welcome?.host ? hostControls(room, view) : []);
     this.news.update(room.fresh);
+    if (why === 'update') this.reveal.show(room.fresh, view, room.timeline);
     rerender(this.slots.voted, votedCount(view));
-    rerender(this.slots.facts, trackers(view), presidentInfo(view), projectInfo(view));
-    rerender(this.slots.players, playersList(view));
-    const points = kabanPoints(view);
-    renderIfChanged(this.slots.chart, [language(), points], () => [h('h2', { text: `📈 ${t('chart.title')}` }), treasuryChart(points)]);
-    renderIfChanged(this.slots.timeline, [language(), room.timeline.length, room.notices.length], () => timelineList(room.story(), { limit: 8 }));
+    const years = treasuryYears(view, room.timeline);
+    rerender(this.slots.facts, trackers(view), treasuryTile(years), presidentInfo(view), projectInfo(view, { names: false }));
+    rerender(this.slots.players, playersList(view, room.timeline));
+    this.slots.players.style.setProperty('--rows', String(Math.ceil(view.players.length / 2))); // CSSOM: allowed by the CSP
+    renderIfChanged(this.slots.chart, [language(), years], () => [
+      h('h2', { text: `📉 ${t('chart.title')}` }),
+      treasuryChart(years),
+      chartLegend(),
+    ]);
+    renderIfChanged(this.slots.timeline, [language(), room.timeline.length, room.notices.length], () => [
+      h('h2', { class: 'sr-only', text: t('timeline.title') }),
+      timelineList(room.story(), { limit: 12 }),
+    ]);
+    const over = Boolean(view.outcome);
+    this.game.classList.toggle('over', over);
     renderIfChanged(this.slots.end, [language(), view.outcome, room.timeline.length], () =>
-      view.outcome ? endScreen(room, view) : [],
+      over ? endScreen(room, view) : [],
     );
   }
 }
@@ -88,7 +118,7 @@ async function main() {
   if (!code) return;
   const tokens = loadTokens(code);
   const hello = tokens.host_token ? { host_token: tokens.host_token } : { spectate: true };
-  const room = new RoomState(hello, () => board.draw());
+  const room = new RoomState(hello, (why) => board.draw(why));
   board = new Board(room, tokens);
   room.connect();
 }

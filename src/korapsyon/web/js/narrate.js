@@ -37,7 +37,9 @@ export class Narrator {
 
   draw() {
     this.button.setAttribute('aria-pressed', String(this.on));
-    this.button.textContent = this.on ? `🔊 ${t('narration.on')}` : `🔈 ${t('narration.off')}`;
+    const word = t(this.on ? 'narration.on' : 'narration.off');
+    this.button.replaceChildren(h('span', { 'aria-hidden': 'true', text: this.on ? '🔊' : '🔈' }), ' ', h('span', { class: 'narration-word', text: word }));
+    this.button.title = word;
     if (!this.supported) this.button.title = t('narration.unsupported');
   }
 

@@ -109,7 +109,7 @@ class Phone {
       presidentInfo(view),
       projectInfo(view),
       votedCount(view),
-      playersList(view),
+      playersList(view, room.timeline),
     ]);
     this.timeline.draw(`📜 ${t('timeline.title')}`, [language(), room.timeline.length, room.notices.length], () => timelineList(room.story()));
   }

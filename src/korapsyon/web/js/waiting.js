@@ -297,9 +297,14 @@ function hostPanel(room, hostToken, request) {
         text: `▶ ${t('waiting.start')}`,
         onclick: () => request('start', 'POST', `/api/rooms/${code}/start`, undefined, hostToken),
       }),
-      h('a', { testid: 'open-board', class: 'button', href: `/board?room=${code}`, target: '_blank', text: `📺 ${t('waiting.open_board')}` }),
+      onBoard() ? null : h('a', { testid: 'open-board', class: 'button', href: `/board?room=${code}`, target: '_blank', text: `📺 ${t('waiting.open_board')}` }),
     ),
   );
+}
+
+/** Whether this page is the board itself (which does not offer to open the board). */
+function onBoard() {
+  return location.pathname === '/board';
 }
 
 /** R-02 / R-03: the standard composition, or a custom count of each role. */

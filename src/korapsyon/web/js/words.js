@@ -12,6 +12,11 @@ export function cardName(id) {
   return id ? t(`card.name.${id}`) : '';
 }
 
+/** A card's name with its cost when known ("Airport Terminal Upgrade (cost 6)"). */
+export function cardWithCost(id, cost) {
+  return cost === undefined || cost === null ? cardName(id) : t('card.with_cost', { card: cardName(id), cost });
+}
+
 /** A team's name (`good`, `bad`). */
 export function teamName(team) {
   return t(`team.${team}`);
@@ -69,9 +74,9 @@ export function entryText(entry) {
     case 'president_elected':
       return t(p.by_lots ? 'tl.president_elected.lots' : 'tl.president_elected', { president: p.president, year: entry.year, until: p.term_end });
     case 'project_offered':
-      return t('tl.project_offered', { president: p.president, small: cardName(p.small), large: cardName(p.large) });
+      return t('tl.project_offered', { president: p.president, small: cardWithCost(p.small, p.small_cost), large: cardWithCost(p.large, p.large_cost) });
     case 'project_chosen':
-      return t('tl.project_chosen', { card: cardName(p.card) });
+      return t('tl.project_chosen', { card: cardWithCost(p.card, p.cost) });
     case 'committee_named':
       return t('tl.committee_named', { card: cardName(p.card), names: nameList(p.members) });
     case 'project_voted':
@@ -112,6 +117,17 @@ function noticeText(p) {
     return t(`notice.step_ended_early.${how}.${p.by}`, { step: stepTitle(p.step), cast: p.cast, of: p.of });
   }
   return t(`notice.${p.kind}`, p);
+}
+
+/**
+ * A claim as pinned next to its player's name (the player is the name it is pinned to):
+ * "claims to be the Lawyer", "suspects Ana".
+ */
+export function pinText(p) {
+  if (p.claim === 'role') return t('pin.role', { role: roleTitle(p.role) });
+  if (p.claim === 'audit') return t(`pin.audit.${p.kickback}`);
+  if (p.claim === 'investigation') return t('pin.investigation', { target: p.target, team: teamName(p.aligned) });
+  return t(`pin.${p.claim}`, { target: p.target });
 }
 
 function claimText(p) {

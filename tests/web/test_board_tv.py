@@ -1,0 +1,318 @@
+"""The board as the table's TV (issue #18): readable from across the room, it fits the
+screen without scrolling at 720p, 1080p and 4K with sixteen long names at every step and
+at the end; each result is revealed full screen; each player's latest public claim is
+pinned next to the name; the President's committee and an election's candidates are
+tagged; the treasury report stays as a tile beside the known cost of the projects built
+(R-31, R-34); projects are named by their cards, never by their codes.
+
+Observed before: at 1080p half the board was empty and the players list was 18 px; at
+720p with sixteen players the board was 1,100 px tall and the waiting room's Start was
+below the fold; results were a passing banner; "L6 succeeds"; "1 strike(s)"; the Kaban
+chart showed a Year that lost 9 as a rise."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from korapsyon.rules.roles import Role
+from korapsyon.rules.steps import Step
+from korapsyon.selfplay import table
+from tests.server.live import Live, start
+from tests.web.harness import Tab, Tabs, api_room, api_seat, tid, wait_for_game
+from tests.web.tvgame import NAMES, TvGame
+
+SCREENS: list[tuple[int, int, float, str]] = [  # width, height, pixel ratio, language
+    (1280, 720, 1, "en"),
+    (1920, 1080, 1, "en"),
+    (3840, 2160, 1, "en"),
+    (1920, 1080, 2, "en"),  # a 4K TV that reports 1920 CSS pixels
+    (1280, 720, 1, "fil"),
+]
+CODE = re.compile(r"\b[SL][1-8]\b")  # a card's id (R-34's deck) shown as a code
+
+FITS = """(hooks) => {
+  const out = [];
+  const root = document.documentElement;
+  const [w, h] = [innerWidth, innerHeight];
+  if (root.scrollWidth > w || root.scrollHeight > h) {
+    out.push(`the page is ${root.scrollWidth}x${root.scrollHeight} in a ${w}x${h} screen`);
+  }
+  for (const hook of hooks) {
+    for (const el of document.querySelectorAll(`[data-testid="${hook}"]`)) {
+      if (el.closest('[hidden]') || !el.getClientRects().length) continue;
+      const r = el.getBoundingClientRect();
+      if (r.left < -1 || r.top < -1 || r.right > w + 1 || r.bottom > h + 1) {
+        const box = `(${r.left},${r.top})-(${r.right},${r.bottom})`;
+        out.push(`${hook} ${el.dataset.name || ''} is off screen ${box}`);
+      }
+      if (el.scrollHeight > el.clientHeight + 2 && getComputedStyle(el).overflowY !== 'visible') {
+        out.push(`${hook} ${el.dataset.name || ''} hides ${el.scrollHeight - el.clientHeight}px`);
+      }
+    }
+  }
+  for (const el of document.querySelectorAll('[data-testid="board-player"]')) {
+    if (el.scrollHeight > el.clientHeight + 2) {  // its name, tags or claim spill out
+      out.push(`board-player ${el.dataset.name} spills ${el.scrollHeight - el.clientHeight}px`);
+    }
+  }
+  return out;
+}"""
+"""What does not fit: the page scrolls, a hook is off screen, or a box cuts its content."""
+
+GAME_HOOKS = [
+    "board-step", "board-timer", "board-voted", "board-kaban", "board-spending",
+    "treasury-tile", "board-president", "board-project", "treasury-chart", "board-players",
+    "board-player", "end-discussion", "timer-pause", "timer-resume", "timer-extend",
+    "timer-end", "narration-toggle", "board-reveal", "end-screen", "winner", "win-reason",
+    "revealed-role",
+]  # fmt: skip
+WAITING_HOOKS = ["room-code", "qr-code", "seat-item", "start-game", "add-bot"]
+
+
+def tv(tabs: Tabs, path: str, screen: tuple[int, int, float, str], store: dict[str, Any]) -> Tab:
+    """A board on a TV of this ``screen``: width and height (CSS pixels), device pixel
+    ratio and language."""
+    width, height, scale, lang = screen
+    context = tabs.browser.new_context(
+        base_url=tabs.base_url,
+        viewport={"width": width, "height": height},
+        device_scale_factor=scale,
+        locale="en-US",
+    )
+    items = {**{k: json.dumps(v) for k, v in store.items()}, "korapsyon:lang:board": lang}
+    context.add_init_script(
+        "\n".join(
+            f"localStorage.setItem({json.dumps(k)}, {json.dumps(v)});" for k, v in items.items()
+        )
+    )
+    page = context.new_page()
+    tab = Tab(f"board {width}x{height}@{scale} {lang}", context, page)
+    Tabs._watch(tab)
+    tabs.tabs.append(tab)
+    page.goto(path)
+    return tab
+
+
+def isolated(words: str, value: str) -> re.Pattern[str]:
+    """``words`` then ``value`` as a sentence puts it (a name between FSI and PDI)."""
+    return re.compile(f"{re.escape(words)} \u2068*{re.escape(value)}\u2069*")
+
+
+def assert_fits(board: Tab, hooks: list[str], where: str) -> None:
+    problems = board.page.evaluate(FITS, hooks)
+    assert not problems, f"{board.label} at {where}: " + "; ".join(problems)
+
+
+@pytest.fixture
+def game(live: Live) -> Iterator[TvGame]:
+    played = TvGame(live)
+    try:
+        yield played
+    finally:
+        played.close()
+
+
+def test_the_board_fits_a_tv_at_every_step_with_sixteen_long_names(
+    game: TvGame, tabs: Tabs
+) -> None:
+    """Sixteen seats named with 23-24 characters, played to the end one step at a time;
+    the host's board on TVs of 1280x720, 1920x1080, 3840x2160 (a pixel ratio of 1, and
+    1920x1080 at 2 as a 4K TV reports itself), in English, and 1280x720 in Filipino. In the
+    waiting room and at every step until the end screen, on every TV: the page does not
+    scroll, every fact, player and host control is on the screen, no player's box cuts
+    its content, and the type grows with the screen (the players' names are at least a
+    45th of its height: 16 px at 720p, 24 px at 1080p, 48 px at 2160p)."""
+    store = {f"korapsyon:{game.code}": {"host_token": game.host_token}}
+    boards = [tv(tabs, f"/board?room={game.code}", screen, store) for screen in SCREENS]
+    for board in boards:
+        expect(board.el("seat-list").locator(tid("seat-item"))).to_have_count(16)
+        expect(board.el("start-game")).to_be_visible()
+        expect(board.el("open-board")).to_have_count(0)  # the board does not offer itself
+        assert_fits(board, WAITING_HOOKS, "the waiting room")
+    game.start()
+    seen: set[str] = set()
+    while True:
+        year, step, status = game.where()
+        for board in boards:
+            if status == "finished":
+                expect(board.el("end-screen")).to_be_visible()
+            else:
+                expect(board.el("board-year")).to_have_attribute("data-year", str(year))
+                expect(board.el("board-step")).to_have_attribute("data-step", str(step))
+            expect(board.el("board-players").locator(tid("board-player"))).to_have_count(16)
+            assert_fits(board, GAME_HOOKS, f"Year {year}, {step or 'the end'}")
+            name_px = board.page.evaluate(
+                "() => parseFloat(getComputedStyle(document.querySelector("
+                "'[data-testid=\"board-player\"] .name')).fontSize) / innerHeight"
+            )
+            assert name_px >= 1 / 45 - 1e-3, f"{board.label}: names are {name_px:.4f} of the height"
+        seen.add(step or "end")
+        if status == "finished":
+            break
+        game.advance()
+    # the game went through every kind of step a Year has, and to its end
+    assert {"hidden", "stand", "elect", "pick_project", "pick_committee", "committee_vote"} <= seen
+    assert {"discussion", "jail_vote", "end"} <= seen
+
+
+def test_results_are_revealed_and_claims_tags_and_the_treasury_report_stay(
+    game: TvGame, tabs: Tabs
+) -> None:
+    """One 1920x1080 board through Years 1 and 2. Each result is revealed full screen
+    (`board-reveal`, one `reveal-item` per result) and a key closes it: the election names
+    the President, the project its card, the committee vote its tally, the jail vote who
+    was jailed, the end of Year 1, and in Year 2 the treasury report. The players list tags
+    this Year's committee (and nobody else) and pins each player's latest claim; a
+    jailed player shows "1 strike". The treasury tile of Year 2 says Year 1's decrease, the
+    cost of Year 1's project and what it does not explain, which is what the four Corrupt
+    stole (R-25: one each, no Suhol; R-31, R-34). The timeline names cards, never codes."""
+    store = {f"korapsyon:{game.code}": {"host_token": game.host_token}}
+    board = tv(tabs, f"/board?room={game.code}", (1920, 1080, 1, "en"), store)
+    expect(board.el("seat-list").locator(tid("seat-item"))).to_have_count(16)
+    game.start()
+    reveal = board.el("board-reveal")
+    players = board.el("board-players")
+    expect(board.el("treasury-tile")).to_contain_text("first report comes in Year 2")
+
+    def reached(step: str) -> dict[str, Any]:
+        state = game.advance()
+        expect(board.el("board-step")).to_have_attribute("data-step", step)
+        assert state["step"] == step, state["step"]
+        return state
+
+    def revealed(kind: str, *texts: str) -> None:
+        item = reveal.locator(f'{tid("reveal-item")}[data-kind="{kind}"]')
+        expect(item).to_be_visible()
+        for text in texts:
+            expect(item).to_contain_text(text)
+        assert not CODE.search(item.inner_text()), item.inner_text()
+        board.page.keyboard.press("Escape")  # a key closes it
+        expect(reveal).to_be_hidden()
+
+    reached("stand")
+    reached("elect")
+    state = reached("pick_project")
+    president = state["president"]["name"]
+    revealed("election", president)
+    row = players.locator(f'{tid("board-player")}[data-name="{president}"]')
+    expect(row.locator(f'{tid("player-tag")}[data-tag="president"]')).to_have_count(1)
+
+    state = reached("pick_committee")
+    card = state["project"]["card"]
+    name = next(c["name"] for c in state["project"]["offered"] if c["id"] == card)
+    revealed("project", name)
+    chosen = board.el("timeline").locator(f'{tid("timeline-entry")}[data-kind="project_chosen"]')
+    price = next(c["cost"] for c in state["project"]["offered"] if c["id"] == card)
+    expect(chosen).to_contain_text(isolated("The President chooses", name))
+    expect(chosen).to_contain_text(f"(cost {price})")
+    state = reached("committee_vote")
+    committee = set(state["project"]["committee"])
+    assert len(committee) >= 3
+    for player in NAMES:
+        tag = players.locator(
+            f'{tid("board-player")}[data-name="{player}"] {tid("player-tag")}[data-tag="committee"]'
+        )
+        expect(tag).to_have_count(1 if player in committee else 0)
+
+    state = reached("discussion")
+    result = state["project"]["result"]
+    revealed("committee", f"{result['support']}\u2013{result['oppose']}")  # an en dash
+    game.advance()  # the claims, the Ombudsperson's Witness (R-35), the host closes it
+    latest = {c["player"]: c for c in game.claims[1]}
+    for player, claim in latest.items():
+        pin = players.locator(f'{tid("board-player")}[data-name="{player}"] {tid("board-claim")}')
+        expect(pin).to_have_attribute("data-claim", claim["claim"])
+        if claim["claim"] == "suspect":
+            expect(pin).to_contain_text(isolated("suspects", claim["target"]))
+        if claim["claim"] == "role":
+            expect(pin).to_contain_text(isolated("claims to be the", "Ombudsperson"))
+    while game.where()[0] == 1:  # the Witness vote, the jail vote (and its runoff)
+        state = game.advance()
+    assert state["year"] == 2
+    jailed = [p for p in state["players"] if p["strikes"] == 1]
+    assert jailed, "nobody was jailed in Year 1"
+    item = reveal.locator(f'{tid("reveal-item")}[data-kind="jail"]')
+    expect(item).to_contain_text("is jailed")
+    expect(reveal.locator(f'{tid("reveal-item")}[data-kind="year"]')).to_contain_text(
+        "End of Year 1"
+    )
+    expect(
+        players.locator(f'{tid("board-player")}[data-name="{jailed[0]["name"]}"]')
+    ).to_contain_text("⚠ 1 strike")
+    expect(players).not_to_contain_text("strike(s)")
+
+    # Year 2's treasury report: Year 1's decrease against the known cost of its project
+    while game.where()[1] == "hidden":
+        state = game.advance()
+    assert game.host is not None
+    timeline = game.host.timeline
+    report = next(e for e in timeline if e["kind"] == "treasury_report" and e["year"] == 2)
+    decrease = report["params"]["decrease"]
+    cost = state_cost = result["succeeded"] and next(
+        e["params"]["cost"] for e in timeline if e["kind"] == "project_voted" and e["year"] == 1
+    )
+    cost = int(state_cost or 0)
+    corrupt = sum(1 for role in game.roles.values() if role is Role.CORRUPT_POLITICIAN)
+    assert decrease == cost + corrupt  # R-25 step 3 and R-31: every free Corrupt stole 1
+    tile = board.el("treasury-tile")
+    expect(tile).to_have_attribute("data-year", "1")
+    expect(tile).to_have_attribute("data-decrease", str(decrease))
+    expect(tile).to_have_attribute("data-projects", str(cost))
+    expect(tile).to_have_attribute("data-unexplained", str(corrupt))
+    expect(tile).to_contain_text(name)
+    item = reveal.locator(f'{tid("reveal-item")}[data-kind="treasury"]')
+    expect(item).to_contain_text(f"Total decrease: {decrease}")
+    expect(item).to_contain_text(f"Not explained by projects: {corrupt}")
+    chart = board.el("treasury-chart")
+    expect(chart).to_have_attribute(
+        "aria-label", re.compile(f"Year 1: down {decrease}, of which {cost} for projects")
+    )
+
+    board.page.keyboard.press("Escape")
+    entries = board.el("timeline").locator(tid("timeline-entry"))
+    texts = entries.all_inner_texts()
+    assert texts and not [t for t in texts if CODE.search(t)], [t for t in texts if CODE.search(t)]
+
+
+def test_the_phone_table_tags_the_committee_and_marks_you(live: Live, tabs: Tabs) -> None:
+    """Nine seats whose players never connect but Ana, on a phone; the host's board moves
+    the game on with "end now" (R-72 defaults: everyone stands, lots, the President's card
+    and committee drawn). On Ana's phone, the table's players list marks her "(you)" and,
+    once the committee is named, tags its members and nobody else (R-34)."""
+    code, host_token = api_room(live, {"timers": False})
+    names = table(9)
+    seats = {name: api_seat(live, code, name) for name in names}
+    phone = tabs.open("Ana", f"/play?room={code}", storage={f"korapsyon:{code}": seats[names[0]]})
+    board = tabs.open(
+        "board",
+        f"/board?room={code}",
+        phone=False,
+        storage={f"korapsyon:{code}": {"host_token": host_token}},
+    )
+    start(live, code, host_token)
+    game = wait_for_game(live, code)
+    while game.step is not Step.COMMITTEE_VOTE:
+        step = game.step
+        assert step is not None
+        # (a reveal covers the board below its top bar: the host's controls stay in reach)
+        board.el("timer-end").click()
+        board.el("end-now").click()
+        expect(board.el("board-step")).not_to_have_attribute("data-step", step.value)
+    committee = {game.players[s] for s in game.committee}
+    fold = phone.page.locator("details.table-facts")
+    fold.locator("summary").click()
+    players = phone.el("board-players")
+    me = players.locator(f'{tid("board-player")}[data-name="{names[0]}"]')
+    expect(me).to_contain_text("(you)")
+    expect(players.get_by_text("(you)")).to_have_count(1)  # only her own name
+    assert len(committee) >= 1
+    for name in names:
+        row = players.locator(f'{tid("board-player")}[data-name="{name}"]')
+        tag = row.locator(f'{tid("player-tag")}[data-tag="committee"]')
+        expect(tag).to_have_count(1 if name in committee else 0)
