@@ -101,21 +101,23 @@ def dealt(roles: list[Role], seed: int = 7) -> Iterator[None]:
 # ------------------------------------------------------------------ R-70, measured
 
 LAYOUT = """() => {
+  window.scrollTo(0, 0);  // (the sticky bar's place in the page depends on the scroll)
   const card = document.querySelector('[data-testid="role-card"]');
   const boxes = [];
   for (const el of document.querySelectorAll('body *')) {
     if (card && card !== el && card.contains(el)) continue;  // (hidden unless held)
+    if (el.classList.contains('you')) continue;  // "(you)" marks one's own seat, not a role
     const r = el.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
-    boxes.push([el.tagName.toLowerCase(), el.dataset.testid || '', el.className || '',
-                Math.round(r.top + window.scrollY), Math.round(r.height)]);
+    let where = el.parentElement;  // (the nearest test hook around it, to name it)
+    while (where && !where.dataset.testid) where = where.parentElement;
+    const look = getComputedStyle(el);
+    boxes.push([el.tagName.toLowerCase(), el.dataset.testid || '',
+                where ? where.dataset.testid : '',
+                Math.round(r.top + window.scrollY), Math.round(r.height),
+                look.color, look.backgroundColor]);
   }
-  const style = (sel) => {
-    const el = document.querySelector(sel);
-    return el ? getComputedStyle(el).backgroundColor : null;
-  };
-  return {height: document.documentElement.scrollHeight, boxes,
-          colours: [style('body'), style('[data-testid="screen"]')]};
+  return {height: document.documentElement.scrollHeight, boxes};
 }"""
 
 
@@ -142,6 +144,8 @@ class Parity:
             groups: dict[tuple[Any, ...], list[Tab]] = {}
             for tab in phones:
                 s = snaps[tab.label]
+                if s.status == "finished" or s.end:
+                    continue  # every role is revealed: nothing left to hide
                 key = (s.year, s.step, s.to_act, s.action, s.ballot, s.status,
                        public_position(game, tab.label))  # fmt: skip
                 groups.setdefault(key, []).append(tab)
@@ -169,12 +173,11 @@ def _diff(layouts: dict[str, Any]) -> str:
     for label, b in rest:
         if a["height"] != b["height"]:
             lines.append(f"page height: {first} {a['height']}, {label} {b['height']}")
-        if a["colours"] != b["colours"]:
-            lines.append(f"colours: {first} {a['colours']}, {label} {b['colours']}")
+        shown = 0
         for i, (x, y) in enumerate(zip(a["boxes"], b["boxes"], strict=False)):
-            if x != y:
+            if x != y and shown < 6:  # (the first few: the innermost says what it is)
                 lines.append(f"box {i}: {first} {x}, {label} {y}")
-                break
+                shown += 1
         if len(a["boxes"]) != len(b["boxes"]):
             lines.append(f"boxes: {first} {len(a['boxes'])}, {label} {len(b['boxes'])}")
     return "\n".join(lines)
@@ -311,7 +314,6 @@ def test_a_whole_game_at_a_party_table(live: Live, tabs: Tabs, where: str) -> No
     for tab in [*phones, board, spectator]:
         expect(tab.el("end-screen")).to_be_visible(timeout=WAIT_MS)
         look(tab, "end")
-    parity.check(phones, game)
 
     assert parity.checked >= 10 and parity.groups_compared >= 10, vars(parity)
     audit.assert_clean()

@@ -90,7 +90,7 @@ export function playersList(view, timeline = []) {
       ].filter(Boolean);
       return h(
         'li',
-        { testid: 'board-player', class: `board-player status-${p.status}${p.name === me ? ' me' : ''}`, data: { name: p.name, status: p.status } },
+        { testid: 'board-player', class: `board-player status-${p.status}${p.name === me ? ' self' : ''}`, data: { name: p.name, status: p.status } },
         h(
           'div',
           { class: 'who' },
