@@ -105,7 +105,10 @@ def test_R50_each_year_tells_every_night_choice_and_what_came_of_it() -> None:
         "stolen": 3,
         "suhol": None,
         "tokhang": {"target": "Hugo", "result": "unpaid"},
-        "auto_jail": [{"player": "Ana", "target": "Mia", "result": "not_enough_spending"}],
+        "auto_jail": [
+            {"player": "Ana", "target": "Mia", "result": "not_enough_spending"},
+            {"player": "Ben", "target": None, "result": None},  # named nobody
+        ],
         "audit": {"project": None, "kickback": None},
     }
 

@@ -438,8 +438,9 @@ def night_by_night(game: Game) -> dict[str, Any]:
                     "suhol": action.suhol,
                     "tokhang": action.tokhang,
                 })  # fmt: skip
-            elif isinstance(action, AutoJail) and action.target is not None:
-                outcome = next(outcomes, {"result": None})
+            elif isinstance(action, AutoJail):  # (nobody named: nothing to tell of it)
+                told_of = {"result": None} if action.target is None else next(outcomes, None)
+                outcome = told_of or {"result": None}  # (None: the game ended before it)
                 entry["auto_jail"].append({"player": player, "target": action.target, **outcome})
     return {
         "roles": [role.value for role in game.roles],
