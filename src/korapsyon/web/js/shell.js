@@ -10,6 +10,7 @@
 import { byId, h, roomFromUrl, setNames } from './dom.js';
 import { LANGUAGES, bindLanguageSelect, loadLanguage, t, translateStatic } from './i18n.js';
 import { Link, receiveTokens, saveTokens } from './net.js';
+import { moveOn } from './rematch.js';
 import { errorText } from './words.js';
 
 let errorTimer = null;
@@ -170,6 +171,7 @@ export class RoomState {
       case 'lobby':
         this.lobby = message.room;
         setNames(message.room.seats.map((seat) => seat.name));
+        if (message.room.next) moveOn(this.code, message.room.next); // the table plays again
         break;
       case 'view':
         this.view = message.state;
