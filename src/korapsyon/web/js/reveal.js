@@ -81,7 +81,8 @@ export function revealTable(view) {
       const jail = y.auto_jail.find((j) => j.player === good);
       if (!jail) return null;
       if (!jail.target) return { text: t('option.nobody') };
-      return { class: jail.result === 'jailed' ? 'outcome' : null, text: t('reveal.cell.auto_jail', { target: jail.target, result: t(`reveal.auto_jail.${jail.result ?? 'none'}`) }) };
+      const result = CANCELLED.has(jail.result) ? 'cancelled' : jail.result ?? 'none'; // (the phone's card says why)
+      return { class: jail.result === 'jailed' ? 'outcome' : null, text: t('reveal.cell.auto_jail', { target: jail.target, result: t(`reveal.auto_jail.${result}`) }) };
     }));
   }
   for (const coa of holding('coa')) {
@@ -92,9 +93,9 @@ export function revealTable(view) {
     { testid: 'night-reveal', class: 'night-reveal reveal-board' },
     h(
       'table',
-      { class: 'reveal-table' },
+      { class: years.length > 4 ? 'reveal-table many' : 'reveal-table' },
       h('caption', { class: 'sr-only', text: t('reveal.title') }),
-      h('thead', {}, h('tr', {}, h('td'), years.map((y) => h('th', { scope: 'col', testid: 'reveal-year', data: { year: y.year }, text: `🌙 ${t('year.long', { year: y.year })}` })))),
+      h('thead', {}, h('tr', {}, h('td'), years.map((y) => h('th', { scope: 'col', testid: 'reveal-year', data: { year: y.year }, text: t('year.long', { year: y.year }) })))),
       h('tbody', {}, rows),
     ),
     fundChart(reveal.trackers, view.targets),
@@ -125,6 +126,9 @@ function auditText(audit, key = 'reveal.audit') {
     ? t(`${key}.${audit.kickback ? 'yes' : 'no'}`, { card: cardName(audit.project) })
     : t(`${key}.none`);
 }
+
+/** Why an Auto Jail was cancelled (R-25 step 6): the board's table says only that it was. */
+const CANCELLED = new Set(['not_enough_spending', 'already_targeted', 'forced_vote_called', 'inactive', 'target_inactive']);
 
 /** A name in a sentence of the catalog (isolated by `t`), or "nobody". */
 function who(name) {

@@ -33,8 +33,8 @@ function row(room, seat) {
   const state = seat.stand_in ? 'bot' : 'away';
   const send = (bot) => room.attempt(room.link.send({ type: 'stand_in', player: seat.name, bot }));
   const button = seat.stand_in
-    ? h('button', { type: 'button', testid: 'stand-in-stop', class: 'small', text: `✋ ${t('standin.stop')}`, onclick: () => send(null) })
-    : h('button', { type: 'button', testid: 'stand-in', class: 'small', text: `🤖 ${t('standin.hand')}`, onclick: () => send('heuristic') });
+    ? h('button', { type: 'button', testid: 'stand-in-stop', class: 'small', 'aria-label': t('standin.stop_for', { player: seat.name }), text: `✋ ${t('standin.stop')}`, onclick: () => send(null) })
+    : h('button', { type: 'button', testid: 'stand-in', class: 'small', 'aria-label': t('standin.hand_for', { player: seat.name }), text: `🤖 ${t('standin.hand')}`, onclick: () => send('heuristic') });
   // No control turns into its opposite under a finger: a second tap right after the row
   // changed (a double tap on "Let a bot play") lands on a button that is not armed yet.
   const [seen, since] = changed.get(seat.name) ?? [];
