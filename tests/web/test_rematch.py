@@ -6,10 +6,13 @@ a new deal."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-from playwright.sync_api import expect
+import pytest
+from playwright.sync_api import Browser, expect
 
-from tests.server.live import Live, add_bots, start
+from korapsyon.server.shards import Shards
+from tests.server.live import Live, add_bots, free_port, running, start
 from tests.web.harness import (
     Tabs,
     api_room,
@@ -89,3 +92,55 @@ def test_rematch_keeps_every_seat(live: Live, tabs: Tabs) -> None:
     assert players.evaluate_all("(items) => items.map((i) => i.dataset.name)") == list(old.players)
     expect(spectator.el("screen")).to_be_visible()
     tabs.assert_clean()
+
+
+def test_the_table_follows_a_rematch_to_another_worker_s_origin(
+    browser: Browser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With two workers the new room's code may be the other worker's: the pages of the
+    table move to that worker's origin, where their tokens were never kept, carrying them
+    in the URL fragment (net.js handOver), and sit in the same seats there."""
+    db = f"sqlite:///{tmp_path / 'korapsyon.sqlite3'}"
+    ports = sorted({free_port(), free_port()})
+    while len(ports) < 2:
+        ports = sorted({*ports, free_port()})
+    urls = (f"http://127.0.0.1:{ports[0]}", f"http://127.0.0.1:{ports[1]}")
+    shards = Shards(urls, 0)
+    with (
+        running(db, port=ports[0], shards=shards) as first,
+        running(db, port=ports[1], shards=Shards(urls, 1)),
+    ):
+        tabs = Tabs(browser, urls[0])
+        try:
+            code, host_token = api_room(first, QUICK)
+            while not shards.owns(code):
+                code, host_token = api_room(first, QUICK)
+            kept = {**api_seat(first, code, "Ana"), "host_token": host_token}
+            ana = tabs.open("Ana", f"/play?room={code}", storage={f"korapsyon:{code}": kept})
+            add_bots(first, code, host_token, 8)
+            start(first, code, host_token)
+            wait_for_game(first, code)
+            play_turns(
+                [ana],
+                {"Ana": "Ana"},
+                lambda me, snap: cautious(snap),
+                host=ana,
+                until=lambda snaps: snaps["Ana"].end,
+            )
+            drawn = first.hub._new_code
+
+            def theirs() -> str:
+                found = drawn()
+                return found if shards.owner(found) == 1 else theirs()
+
+            monkeypatch.setattr(first.hub, "_new_code", theirs)
+            ana.el("rematch").click()
+            ana.page.wait_for_url(re.compile(re.escape(urls[1]) + r"/play\?room=[A-Z]{5}$"))
+            new = ana.page.url.rsplit("=", 1)[1]
+            expect(ana.el("screen")).to_have_attribute("data-step", "hidden")
+            stored = ana.storage(new)  # kept on the new origin, from the fragment
+            assert stored["token"] == kept["token"] and stored["host_token"] == host_token
+            assert role_shown(ana)  # her seat
+            tabs.assert_clean()
+        finally:
+            tabs.close()
