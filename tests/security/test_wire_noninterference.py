@@ -30,7 +30,7 @@ from collections import Counter
 from typing import Any
 
 from korapsyon.rules import Game, Role
-from korapsyon.rules.views import player_view, public_view
+from korapsyon.rules.views import night_by_night, player_view, public_view
 from korapsyon.selfplay import table
 from korapsyon.server.session import GameSession
 from tests.security.wire import BOARD, SPECTATOR, close_all, odd_names
@@ -91,11 +91,19 @@ class Checker:
 
     def frame(self, raw: str) -> None:
         self.frames += 1
+        message = json.loads(raw)
+        state = message.get("state")
+        if isinstance(state, dict) and "reveal" in state:
+            # at the end every card is turned face up: the night-by-night reveal, the
+            # same for every client, tells the secret trackers and night choices by design
+            # (tests/rules/test_reveal.py); nothing else may
+            assert state["status"] == "finished", (self.who, raw[:300])
+            assert state.pop("reveal") == night_by_night(self.game), self.who
+            raw = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
         for word in NEVER:
             assert word not in raw, (self.who, word, raw[:300])
         if not self.corrupt:
             assert '"team_choices"' not in raw and '"channel":"corrupt"' not in raw, self.who
-        message = json.loads(raw)
         kind = message["type"]
         if kind == "cover":
             assert set(message) == {"type", "pad"} and not message["pad"].strip(), raw[:80]

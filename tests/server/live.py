@@ -23,6 +23,7 @@ from korapsyon.server import runtime
 from korapsyon.server.app import build_app
 from korapsyon.server.connection import Limits
 from korapsyon.server.room import Hub
+from korapsyon.server.shards import Shards
 from korapsyon.store.sql import SqlStore
 
 HANG_SECONDS = 300.0
@@ -75,6 +76,7 @@ def running(
     proxies: tuple[str, ...] = ("127.0.0.1",),
     origins: tuple[str, ...] = (),
     public_url: str | None = None,
+    shards: Shards | None = None,
     **guards: Any,
 ) -> Iterator[Live]:
     """A server over ``db_url`` (migrated, restored) until the block ends, run by uvicorn as
@@ -83,13 +85,13 @@ def running(
     faster than people: by default the per-connection message limit is raised, and the
     WebSockets an address may open in a minute are not limited (every test client is on
     loopback). ``origins``, ``public_url``: as ``serve --allow-origin``, ``--public-url``;
-    ``guards``:
+    ``shards``: this server is one of several workers (``serve --workers``); ``guards``:
     :func:`korapsyon.server.runtime.config`'s (request_seconds, per_address)."""
     store = SqlStore(db_url)
     port = port or free_port()
     limits = limits or Limits(messages=1000, connects=0)
     base_url = public_url or f"http://127.0.0.1:{port}"
-    app = build_app(store, base_url=base_url, limits=limits, origins=origins)
+    app = build_app(store, base_url=base_url, limits=limits, origins=origins, shards=shards)
     server = uvicorn.Server(runtime.config(app, "127.0.0.1", port, proxies=proxies, **guards))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -44,6 +44,7 @@ async def _quietly(live: Live, code: str, clients: dict[str, Client], **chosen: 
 def test_timers_take_the_defaults_and_the_game_goes_on(db_url: str) -> None:
     durations = {step.value: 0.2 for step in Step}
     settings = {"durations": durations, "ruleset": {"max_years": 1}, "bot_delay": [0, 0]}
+    settings["auto_stand_in"] = False  # the timers alone (no bot plays for the absent)
 
     async def scenario(live: Live) -> None:
         code, host_token, _ = make_room(live, table(9), settings=settings)

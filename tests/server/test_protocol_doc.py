@@ -18,7 +18,7 @@ def test_every_message_has_a_schema() -> None:
     assert specs["protocol"] == PROTOCOL_VERSION
     client = {ref["$ref"].rsplit("/", 1)[-1] for ref in specs["client_to_server"]["anyOf"]}
     server = {ref["$ref"].rsplit("/", 1)[-1] for ref in specs["server_to_client"]["anyOf"]}
-    assert client == {"Hello", "Act", "Chat", "Timer", "Ping"}
+    assert client == {"Hello", "Act", "Chat", "Timer", "StandIn", "Ping"}
     assert server == {
         "Welcome", "Lobby", "View", "Update", "Cover", "Ack", "Error", "ChatPosted", "Pong"
     }  # fmt: skip

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine, insert, select
@@ -72,3 +73,39 @@ def test_0002_marks_the_host_s_and_the_moderator_s_old_messages(db_url: str) -> 
         ("NAMED", 1): "@moderator",
         ("NAMED", 2): "Ana",
     }
+
+
+def test_0003_rooms_remember_their_successor_and_seats_their_stand_in(db_url: str) -> None:
+    """Issue #18: a room stored before 0003 has no successor and its seats no bot standing
+    in; after it both are there to be set (the rematch, a stand-in), and 0003 can be undone
+    and done again."""
+    _upgrade(db_url, "0002")
+    engine = create_engine(db_url)
+    with engine.begin() as conn:  # (the tables as 0002 left them: no new column named)
+        conn.execute(
+            sa.text(
+                "INSERT INTO rooms (code, created_at, status, settings, host_token) "
+                "VALUES ('OLD', 0, 'finished', '{}', 'x')"
+            )
+        )
+        conn.execute(sa.text("INSERT INTO seats (room, seat, name) VALUES ('OLD', 0, 'Ana')"))
+    engine.dispose()
+    store = SqlStore(db_url)
+    try:
+        store.migrate()
+        room = store.load_room("OLD")
+        assert room is not None and room.next_room is None
+        assert [(s.name, s.stand_in) for s in room.seats] == [("Ana", None)]
+        store.set_stand_in("OLD", 0, "heuristic").result(timeout=10)
+        room = store.load_room("OLD")
+        assert room is not None and room.seats[0].stand_in == "heuristic"
+    finally:
+        store.close()
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.downgrade(config, "0002")
+    engine.dispose()
+    _upgrade(db_url, "head")

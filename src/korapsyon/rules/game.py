@@ -790,7 +790,7 @@ class Game:
             else:
                 emit(NotPaid(year, CORRUPT, "suhol", SUHOL_COST))
         # 5. Tokhang
-        target_name = _agreed_target([p.tokhang for p in plans], rules.tokhang_consent)
+        target_name = agreed_target([p.tokhang for p in plans], rules.tokhang_consent)
         if target_name is not None:
             if self.corruption_fund >= self.tokhang_cost:
                 self.corruption_fund -= self.tokhang_cost
@@ -1216,7 +1216,8 @@ def _agreed(votes: list[bool], consent: str) -> bool:
     return sum(votes) * 2 > len(votes)
 
 
-def _agreed_target(targets: list[str | None], consent: str) -> str | None:
+def agreed_target(targets: list[str | None], consent: str) -> str | None:
+    """R-23: the Tokhang target the free Corrupt agreed on (None: no agreement)."""
     if not targets:
         return None
     if consent == "unanimous":

@@ -57,10 +57,24 @@ class RoomCreated(msgspec.Struct):
 
 
 class SeatInfo(msgspec.Struct):
+    """A seat: a bot's (``bot``: its kind) or a person's, connected now or not. In a game,
+    ``away`` says its person is gone (no connection, or the timer's default taken in two
+    steps in a row), and ``stand_in`` which kind of bot plays the seat meanwhile."""
+
     seat: int
     name: str
     bot: str | None
     connected: bool
+    stand_in: str | None = None
+    away: bool = False
+
+
+class NextRoom(msgspec.Struct):
+    """The room this room's table moved on to (the host's "play again"): its code, and the
+    base URL of the worker that serves it when that is not this one (``url``; null: here)."""
+
+    code: str
+    url: str | None = None
 
 
 class RoomInfo(msgspec.Struct):
@@ -72,6 +86,7 @@ class RoomInfo(msgspec.Struct):
     seats: list[SeatInfo]
     settings: RoomSettings
     spectators: int
+    next: NextRoom | None = None  # the table played again: the room to move on to
 
 
 class Health(msgspec.Struct):
@@ -126,6 +141,11 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("PUT", "/api/rooms/{code}/settings", "settings", "Host: change the settings",
               host=True, body=RoomSettings, answer=RoomInfo),
     Operation("POST", "/api/rooms/{code}/start", "start", "Host: deal and start (R-02/R-03)",
+              host=True, answer=RoomInfo),
+    Operation("POST", "/api/rooms/{code}/rematch", "rematch",
+              "Host, once the game is over: play again, with the same seats (every token of "
+              "the room opens the same place there) and settings and a new deal; the answer "
+              "is this room, whose next names the new one (asked again: the same one)",
               host=True, answer=RoomInfo),
     Operation("GET", "/api/rooms/{code}/record", "record",
               "A finished game's record: for its table (a seat's, the host's or the moderator's "

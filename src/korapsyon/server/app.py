@@ -39,7 +39,7 @@ from .connection import Connection, Limits
 from .errors import Elsewhere, LobbyError
 from .names import check_name
 from .room import Hub, Room, check_settings
-from .session import StoreUnavailable
+from .session import Refusal, StoreUnavailable
 from .settings import RoomSettings
 from .shards import Shards
 from .web import web_routes
@@ -229,6 +229,12 @@ def build_app(
         await room.start()
         return _json(room.info())
 
+    async def rematch(request: Request) -> Response:
+        room = await hub.room(request.path_params["code"])
+        _host(request, room)
+        await hub.rematch(room)
+        return _json(room.info())
+
     async def record(request: Request) -> Response:
         code = request.path_params["code"]
         found = await asyncio.to_thread(hub.record, code, _bearer(request))
@@ -254,6 +260,7 @@ def build_app(
         "remove_seat": remove_seat,
         "settings": settings,
         "start": start,
+        "rematch": rematch,
         "record": record,
         "protocol": protocol,
         "openapi": openapi_json,
@@ -545,6 +552,9 @@ async def serve_connection(hub: Hub, ws: WebSocket, send: Send, limits: Limits) 
         if conn in room.connections:
             room.connections.remove(conn)
             room.presence_changed()
+            seat, session = conn.seat, room.session
+            if seat is not None and session is not None and not session.connected(seat):
+                session.seat_left(seat)  # (a connection a newer one replaced is not here)
 
 
 def _join(room: Room, conn: Connection) -> None:
@@ -568,6 +578,8 @@ def _join(room: Room, conn: Connection) -> None:
                 room.connections.remove(other)
     room.connections.append(conn)
     room.presence_changed()
+    if conn.seat is not None and session is not None:
+        session.seat_connected(conn.seat)  # a bot standing in for this player stops
 
 
 async def handle(room: Room, conn: Connection, data: str) -> None:
@@ -596,6 +608,8 @@ async def handle(room: Room, conn: Connection, data: str) -> None:
     if session is None:
         conn.send(p.Error(message.id, "not_started", "the game has not started"))
         return
+    if conn.seat is not None and isinstance(message, (p.Act, p.Chat)):
+        session.returned(conn.seat)  # its player is here: a bot standing in stops
     try:
         if isinstance(message, p.Act):
             action = message.action
@@ -624,13 +638,19 @@ async def handle(room: Room, conn: Connection, data: str) -> None:
             _talk(conn)
             seq = await session.post(conn, message.channel, message.text)
             conn.send(p.Ack(message.id, seq))
+        elif isinstance(message, p.StandIn):
+            if not (conn.host or conn.role == "moderator"):
+                raise _Refused("not_host", "only the host or the moderator hands a seat to a bot")
+            by = "moderator" if conn.role == "moderator" else "host"
+            await session.set_stand_in(message.player, message.bot, by)
+            conn.send(p.Ack(message.id))
         else:  # Timer
             if not (conn.host or conn.role == "moderator"):
                 raise _Refused("not_host", "only the host or the moderator controls the timer")
             by = "moderator" if conn.role == "moderator" else "host"
             session.control_timer(message.op, message.seconds, by)
             conn.send(p.Ack(message.id))
-    except _Refused as exc:
+    except (_Refused, Refusal) as exc:
         conn.send(p.Error(message.id, exc.code, exc.message))
     except IllegalActionError as exc:
         conn.send(p.Error(message.id, exc.code, str(exc)))

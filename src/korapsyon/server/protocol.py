@@ -68,11 +68,22 @@ class Timer(_Message, frozen=True, tag="timer"):
     seconds: Annotated[int, msgspec.Meta(ge=1, le=3600)] = 30
 
 
+class StandIn(_Message, frozen=True, tag="stand_in"):
+    """Host or moderator: hand ``player``'s seat to a bot of kind ``bot`` while its player
+    is away (no connection, or the timer's default in two steps in a row), or with ``bot``
+    null take the bot off. The seat is handed back by itself when its player's phone says
+    hello again (or acts); the table is told both ways (``notice``)."""
+
+    id: Id
+    player: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+    bot: Literal["heuristic", "random"] | None = "heuristic"
+
+
 class Ping(_Message, frozen=True, tag="ping"):
     id: Id
 
 
-ClientMessage: TypeAlias = Hello | Act | Chat | Timer | Ping
+ClientMessage: TypeAlias = Hello | Act | Chat | Timer | StandIn | Ping
 
 
 # ---------------------------------------------------------------- server -> client
@@ -160,8 +171,11 @@ class ChatPosted(_Message, frozen=True, tag="chat_posted"):
     ``@host`` (the host without a seat) or ``@moderator``: no seat's name starts with "@",
     so only the server can mark a message as the host's or the moderator's. On the
     ``notice`` channel the server tells the table what the game's events do not (author
-    ``@server``, ``text`` a JSON object: its ``kind``, e.g. ``step_ended_early`` with
-    ``step``, ``by`` and, for a vote, ``cast`` and ``of``; a client words it)."""
+    ``@server``, ``text`` a JSON object: its ``kind`` and facts, which a client words:
+    ``step_ended_early`` with ``step``, ``by`` and, for a vote, ``cast`` and ``of``;
+    ``stand_in`` (a bot plays for ``player``, handed over ``by`` the host, the moderator
+    or ``auto``, ``why``: ``away`` or ``timeouts``); ``stand_in_ended`` (``player``'s seat is
+    theirs again, ``why``: ``returned``, ``host`` or ``moderator``))."""
 
     seq: int
     channel: Literal["public", "corrupt", "notice"]
@@ -262,6 +276,7 @@ _HTTP = (
     ("DELETE /api/rooms/{code}/seats/{seat}", "host", "", "the room"),
     ("PUT /api/rooms/{code}/settings", "host", "the settings", "the room"),
     ("POST /api/rooms/{code}/start", "host", "", "the room"),
+    ("POST /api/rooms/{code}/rematch", "host", "", "the room, its `next` the new one"),
     ("GET /api/rooms/{code}/record", "the table", "", "the finished game's record"),
     ("GET /api/protocol", "anyone", "", "the JSON Schema of every message"),
     ("GET /api/openapi.json", "anyone", "", "the OpenAPI 3.1 description of these requests"),
@@ -298,6 +313,18 @@ def document() -> str:
         "moderator's) opens it, and nobody else unless the host chose `public_record` in the",
         "settings before the start (the record holds every secret ballot). Errors are",
         '`{"error": {"code": "...", "message": "..."}}` with a 4xx status; nothing changes.',
+        "",
+        "**Playing again.** Once a game is over, the host's `rematch` makes a new room with",
+        "the same settings and seats (names and bots; every token of the old room opens the",
+        "same place in the new one) and starts it at once with a new deal (R-02/R-03). The",
+        "old room remembers it: from then on its `room` (the answer, and every `lobby`",
+        'message to its pages, also to one that connects later) has `"next": {"code": ...,',
+        '"url": ...}` (`url`: the worker that serves it, when not this one; else null), and a',
+        "page moves there with the tokens it holds. Asked again, `rematch` gives the same",
+        "room: there is one successor, ever. A `room`'s seats also say, during a game,",
+        "whether a person is `away` and which bot plays for them meanwhile (`stand_in`).",
+        "These fields are new in this version of protocol 3; clients that ignore unknown",
+        "fields are unaffected.",
         "",
         "A server run with several workers (`korapsyon serve --workers N`) serves each room",
         "from the worker that owns it, on that worker's own address: the `join_url` of a new",

@@ -24,8 +24,8 @@ from ..record import FORMAT, Decks, Record, new_game, replay
 from ..rules.cards import LARGE_DECK, SMALL_DECK
 from ..rules.errors import KorapsyonError
 from ..rules.ruleset import MAX_CUSTOM, MAX_PLAYERS, MIN_PLAYERS, check_custom_roles, default_roles
-from ..store.sql import RoomRow, SeatRow, SqlStore
-from .api import RoomInfo, SeatInfo
+from ..store.sql import RoomRow, SeatRow, SqlStore, StoreError
+from .api import NextRoom, RoomInfo, SeatInfo
 from .connection import Connection, Outbox
 from .errors import Elsewhere, LobbyError
 from .names import check_name
@@ -77,6 +77,7 @@ class Seat:
     name: str
     bot: str | None = None
     token: str | None = None  # sha256 of the seat's token (people only)
+    stand_in: str | None = None  # a person's seat: the kind of bot playing it while away
 
 
 class Room:
@@ -105,6 +106,8 @@ class Room:
         self.connections: list[Connection] = []
         self.outbox = Outbox()  # every message to this room's clients, in order
         self.session: GameSession | None = None
+        self.next_room: str | None = None  # the room its table moved on to (rematch)
+        self.rematching: asyncio.Future[str] | None = None  # the rematch being committed
         self.touched = time.monotonic()  # last asked for by a request or seen connected
         self.last_write: Future[Any] | None = None  # the lobby's latest write to the store
         self.lobby_pending: asyncio.Handle | None = None  # the lobby's next broadcast
@@ -252,7 +255,8 @@ class Room:
     def restore(self, row: RoomRow) -> None:
         """Rebuild from the store: the lobby, and the game by replaying its record."""
         self.status = row.status
-        self.seats = [Seat(s.name, s.bot, s.token) for s in row.seats]
+        self.next_room = row.next_room
+        self.seats = [Seat(s.name, s.bot, s.token, s.stand_in) for s in row.seats]
         if row.setup is None:
             return
         record = stored_record(row)
@@ -308,16 +312,27 @@ class Room:
         among its connections: the lobby a connection gets before it joins)."""
         connections = [*self.connections, joining] if joining else self.connections
         connected = {c.seat for c in connections if c.seat is not None and not c.closed}
+        session = self.session
+        playing = session if session is not None and not session.game.is_over else None
+        seats = []
+        for i, s in enumerate(self.seats):
+            here = s.bot is not None or s.name in connected
+            away = (
+                playing is not None and s.bot is None and (not here or playing.missed(s.name) >= 2)
+            )
+            seats.append(SeatInfo(i, s.name, s.bot, here, s.stand_in, away))
+        shards = self.hub.shards
+        follow = self.next_room
         return RoomInfo(
             code=self.code,
             status=self.status,  # type: ignore[arg-type]
-            join_url=f"{self.hub.shards.url_of(self.code)}/?room={self.code}",
-            seats=[
-                SeatInfo(i, s.name, s.bot, s.bot is not None or s.name in connected)
-                for i, s in enumerate(self.seats)
-            ],
+            join_url=f"{shards.url_of(self.code)}/?room={self.code}",
+            seats=seats,
             settings=self.settings,
             spectators=sum(1 for c in connections if c.role == "spectator"),
+            next=None
+            if follow is None
+            else NextRoom(follow, None if shards.owns(follow) else shards.url_of(follow)),
         )
 
     def spectators(self) -> int:
@@ -406,6 +421,69 @@ class Hub:
             )
         )
         return room, host, moderator
+
+    async def rematch(self, room: Room) -> str:
+        """The host's "play again" once the game of ``room`` is over: a new room with the
+        same settings and seats (names, bots, and the digests of every token: each page of
+        the table opens the same place there), started at once with a fresh deal (R-02/
+        R-03); ``room`` remembers it as its successor (:attr:`Room.next_room`, stored in the
+        same transaction) and tells its pages, which move there. Asked again (a second
+        tap, two hosts' screens), it is the same room: one successor, ever. Its code picks
+        its worker like any new room's; another worker's is only written to the store,
+        which that worker reads on first use. Returns the new room's code."""
+        if room.next_room is not None:
+            return room.next_room
+        if room.session is None or not room.session.game.is_over:
+            raise LobbyError("not_over", "play again once the game is over", 409)
+        if room.rematching is None:
+            room.rematching = asyncio.ensure_future(self._rematch(room))
+        rematching = room.rematching
+        try:
+            return await asyncio.shield(rematching)  # (a request that goes away ends nothing)
+        finally:
+            if rematching.done() and (rematching.cancelled() or rematching.exception()):
+                room.rematching = None  # it failed: the next tap tries again
+
+    async def _rematch(self, room: Room) -> str:
+        for attempt in range(3):
+            code = self._new_code()
+            new = Room(
+                self,
+                code,
+                settings=room.settings,
+                host_token=room.host_token,
+                moderator_token=room.moderator_token,
+                created_at=time.time(),
+            )
+            new.seats = [Seat(s.name, s.bot, s.token) for s in room.seats]
+            setup = new._deal()
+            try:
+                new_game(setup)  # R-02/R-03, as the first game's start checked them
+            except KorapsyonError as exc:
+                raise LobbyError("bad_setup", str(exc)) from None
+            row = RoomRow(
+                code,
+                new.created_at,
+                "playing",
+                msgspec.to_builtins(room.settings),
+                room.host_token,
+                room.moderator_token,
+                seats=[SeatRow(i, s.name, s.bot, s.token) for i, s in enumerate(new.seats)],
+                setup=msgspec.to_builtins(setup),
+            )
+            room.last_write = self.store.rematch(room.code, row, time.time())
+            try:
+                await asyncio.wrap_future(room.last_write)
+                break
+            except StoreError:  # the store is failing, or holds an evicted room's code
+                if attempt == 2:
+                    raise
+        room.next_room = code
+        room.broadcast_lobby()
+        log.info("room %s plays again in room %s", room.code, code)
+        if self.shards.owns(code):
+            await self.room(code)  # read from the store, as after a restart: its game runs
+        return code
 
     def _new_code(self) -> str:
         while True:

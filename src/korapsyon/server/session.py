@@ -54,7 +54,7 @@ from .protocol import (
 )
 
 if TYPE_CHECKING:
-    from .room import Room
+    from .room import Room, Seat
 
 CHAT_HISTORY = 200
 SERVER = "@server"  # the author of the server's notices (no seat's name starts with "@")
@@ -67,6 +67,15 @@ class StoreUnavailable(RuntimeError):
     """The store failed: new actions are refused until it works again."""
 
 
+class Refusal(Exception):
+    """A request the session refuses as it stands (a stable ``code``, and why)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
 @dataclass
 class _Bot:
     agent: Agent
@@ -75,6 +84,7 @@ class _Bot:
     cursor: int = 0  # events of the game delivered so far
     busy: bool = False  # an act is scheduled or running
     talked: int = -1  # the discussion (step serial) it last talked in
+    stand_in: bool = False  # it plays a person's seat while they are away: it never talks
 
 
 class GameSession:
@@ -106,15 +116,20 @@ class GameSession:
         self.timer_handle: asyncio.TimerHandle | None = None
         # chat
         self.chat: list[ChatRow] = []
-        # bots
+        # bots: the bot seats, and the stand-ins playing for people who are away
         self.bots: dict[str, _Bot] = {}
-        board = Board()  # the bots' shared public knowledge
+        self.board = Board()  # the bots' shared public knowledge
         for seat in room.seats:
-            if seat.bot is not None:
-                index = game.seat(seat.name)
-                agent = make_agent(seat.bot, f"{room.code}/{index}/{self.rng.random()}", board)
-                corrupt = game.roles[index] is Role.CORRUPT_POLITICIAN
-                self.bots[seat.name] = _Bot(agent, index, corrupt)
+            kind = seat.bot or seat.stand_in
+            if kind is not None:
+                self._add_bot(seat.name, kind, stand_in=seat.bot is None)
+        # who is away (docs/RULINGS.md): the timer's defaults each seat got in a row (R-72,
+        # from the record), and when a seat's last connection closed (the event loop's clock)
+        self.misses: dict[str, int] = {}
+        for action in game.actions:
+            self.misses[action.player] = self.misses.get(action.player, 0) + 1 if action.auto else 0
+        self.left: dict[str, float] = {}
+        self.away_checks: dict[str, asyncio.TimerHandle] = {}
         self._event_cursor = 0  # events looked at by _new_events
         self._new_events()
         # R-70 padding: the public timeline entries already counted, and the budget
@@ -142,6 +157,7 @@ class GameSession:
             ) from None
         self.committed = max(self.committed, seq + 1)
         self._changed()
+        self._count_miss(action)
         return seq
 
     def _rollback(self) -> None:
@@ -390,6 +406,9 @@ class GameSession:
             self.flush_scheduled = False
         for task in list(self.tasks):
             task.cancel()
+        for check in self.away_checks.values():
+            check.cancel()
+        self.away_checks.clear()
         self.bots.clear()
 
     def _cancel_timer(self) -> None:
@@ -503,6 +522,8 @@ class GameSession:
             if bot.busy or game.is_over:
                 continue
             if game.step is Step.DISCUSSION:
+                if bot.stand_in and not game.choices(name):
+                    continue  # a stand-in decides (a Witness) but never talks for its player
                 if bot.talked != self.step_serial and game.is_active(bot.seat):
                     bot.talked = self.step_serial
                     self._schedule_bot(name, optional=True)
@@ -519,11 +540,14 @@ class GameSession:
         async def run() -> None:
             try:
                 game = self.game
-                if game.is_over or self.step_serial != serial:
-                    return
+                if game.is_over or self.step_serial != serial or self.bots.get(name) is not bot:
+                    return  # (a stand-in whose player came back meanwhile: nothing)
                 if not optional and bot.seat not in game.waiting_for:
                     return
-                action = bot.agent.act(prompt_for(game, name, optional=optional))
+                prompt = prompt_for(game, name, optional=optional)
+                if bot.stand_in:
+                    prompt.claims = []  # no claim in its player's name
+                action = bot.agent.act(prompt)
                 if action is not None:
                     await self.act(action)
             except Exception:
@@ -533,6 +557,156 @@ class GameSession:
                 self._changed()
 
         self.loop.call_later(delay, lambda: self._spawn(run()))
+
+    def _add_bot(self, name: str, kind: str, *, stand_in: bool) -> None:
+        """A bot for seat ``name``: it is given every event the seat may see, from the
+        start of the game (:meth:`_feed_bots`), and nothing else."""
+        game = self.game
+        index = game.seat(name)
+        agent = make_agent(kind, f"{self.room.code}/{index}/{self.rng.random()}", self.board)
+        corrupt = game.roles[index] is Role.CORRUPT_POLITICIAN
+        self.bots[name] = _Bot(agent, index, corrupt, stand_in=stand_in)
+
+    # ------------------------------------------------------------ stand-ins
+    def missed(self, name: str) -> int:
+        """How many of its decisions in a row the seat ``name`` got the default for (R-72:
+        the timer ran out, or the host ended the step early)."""
+        return self.misses.get(name, 0)
+
+    def _person(self, name: str) -> tuple[int, Seat]:
+        index = self.game.seat(name) if name in self.game.players else None
+        if index is None:
+            raise Refusal("unknown_player", f"there is no seat {name!r}")
+        seat = self.room.seats[index]
+        if seat.bot is not None:
+            raise Refusal("bot_seat", f"{name} is a bot's seat")
+        return index, seat
+
+    def connected(self, name: str) -> bool:
+        return any(c.seat == name and not c.closed for c in self.room.connections)
+
+    async def set_stand_in(self, name: str, bot: str | None, by: str) -> None:
+        """The host or the moderator (``by``) hands the seat ``name`` to a bot of kind
+        ``bot`` while its player is away (no connection, or two defaults in a row), or
+        with ``bot`` None takes the bot off (the seat waits for its player again). Raises
+        Refusal, or StoreUnavailable."""
+        game = self.game
+        index, seat = self._person(name)
+        if bot is None:
+            if seat.stand_in is not None:
+                self.misses[name] = 0  # the host's choice holds until two more are missed
+                self._hand_back(name, by)
+            return
+        if seat.stand_in is not None:
+            return  # (already: two screens tapped)
+        if game.is_over:
+            raise Refusal("game_over", "the game is over")
+        if game.status[index] == "eliminated":
+            raise Refusal("eliminated", f"{name} is out of the game: there is nothing to play")
+        here = self.connected(name)
+        if here and self.missed(name) < 2:
+            raise Refusal("not_away", f"{name} is here: a bot plays only for a player who is away")
+        await self._stand_in(name, bot, by, "timeouts" if here else "away")
+
+    async def _stand_in(self, name: str, bot: str, by: str, why: str) -> None:
+        """A bot plays for ``name`` (saved first: it goes on after a restart), and the
+        table is told (a notice: who handed it over and why)."""
+        index = self.game.seat(name)
+        seat = self.room.seats[index]
+        seat.stand_in = bot
+        try:
+            await asyncio.wrap_future(self.room.store.set_stand_in(self.room.code, index, bot))
+        except StoreError:
+            seat.stand_in = None
+            raise StoreUnavailable("the store failed: no bot was handed the seat") from None
+        if seat.stand_in != bot:
+            return  # its player came back while it was being saved
+        self._add_bot(name, bot, stand_in=True)
+        self.room.broadcast_lobby()
+        await self.notice("stand_in", player=name, by=by, why=why)
+        self._changed()  # the bot reads the seat's events and decides what is waiting
+
+    def _hand_back(self, name: str, why: str) -> None:
+        """The seat ``name`` is its player's again (``why``: ``returned``, or who took the
+        bot off): the bot stops at once, then the store and the table are told."""
+        index = self.game.seat(name)
+        seat = self.room.seats[index]
+        seat.stand_in = None
+        bot = self.bots.get(name)
+        if bot is not None and bot.stand_in:
+            del self.bots[name]
+        self.room.broadcast_lobby()
+
+        async def tell() -> None:
+            with contextlib.suppress(StoreError):  # (the next restart finds a bot: it goes
+                await asyncio.wrap_future(  # on until the player says hello again)
+                    self.room.store.set_stand_in(self.room.code, index, None)
+                )
+            await self.notice("stand_in_ended", player=name, why=why)
+
+        self._spawn(tell())
+
+    def seat_connected(self, name: str) -> None:
+        """A connection of seat ``name`` said hello: its player is back."""
+        self.left.pop(name, None)
+        check = self.away_checks.pop(name, None)
+        if check is not None:
+            check.cancel()
+        self.returned(name)
+
+    def returned(self, name: str) -> None:
+        """Seat ``name``'s player is here (their phone said hello, acted or posted): a bot
+        standing in for them hands the seat back at once."""
+        index = self.game.seat(name)
+        if self.room.seats[index].stand_in is not None and not self.game.is_over:
+            self.misses[name] = 0
+            self._hand_back(name, "returned")
+
+    def seat_left(self, name: str) -> None:
+        """The last connection of seat ``name`` closed. With ``auto_stand_in``, a bot
+        plays for its player once they have been gone ``away_seconds`` (docs/RULINGS.md)."""
+        game, settings = self.game, self.room.settings
+        if game.is_over or self.room.seats[game.seat(name)].bot is not None:
+            return
+        since = self.left[name] = self.loop.time()
+        old = self.away_checks.pop(name, None)
+        if old is not None:
+            old.cancel()
+        if settings.auto_stand_in:
+            self.away_checks[name] = self.loop.call_later(
+                settings.away_seconds, self._still_away, name, since
+            )
+
+    def _still_away(self, name: str, since: float) -> None:
+        self.away_checks.pop(name, None)
+        if self.left.get(name) == since:
+            self._auto_stand_in(name, "away")
+
+    def _count_miss(self, action: Action) -> None:
+        """Count the defaults the seat of ``action`` got in a row: with ``auto_stand_in``,
+        a bot plays for a player whose seat got two (R-72, docs/RULINGS.md)."""
+        name = action.player
+        before = self.misses.get(name, 0)
+        after = self.misses[name] = before + 1 if action.auto else 0
+        if (before >= 2) != (after >= 2):
+            self.room.broadcast_lobby()  # away, or back
+        if after == 2 and self.room.settings.auto_stand_in:
+            self._auto_stand_in(name, "timeouts")
+
+    def _auto_stand_in(self, name: str, why: str) -> None:
+        game = self.game
+        index = game.seat(name) if name in game.players else None
+        if index is None or game.is_over or game.status[index] == "eliminated":
+            return
+        seat = self.room.seats[index]
+        if seat.bot is None and seat.stand_in is None:
+            seat.stand_in = "heuristic"  # (at once: no second hand-over while it is saved)
+            self._spawn(self._quietly(self._stand_in(name, "heuristic", "auto", why)))
+
+    @staticmethod
+    async def _quietly(work: Coroutine[Any, Any, None]) -> None:
+        with contextlib.suppress(StoreUnavailable):  # (told in the log; the host may retry)
+            await work
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Run ``work`` as a task, keeping a reference until it ends (the event loop keeps

@@ -41,6 +41,8 @@ class RoomSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit
     bot_delay: tuple[Seconds, Seconds] = (1.0, 4.0)  # a bot seat thinks this long (min, max)
     timers: bool = True  # False: steps wait for every decision (tests, teaching games)
     public_record: bool = False  # the finished game's record for anyone, not only the table
+    auto_stand_in: bool = True  # a bot plays, by itself, for a person who is away (RULINGS)
+    away_seconds: Seconds = 60.0  # ... once their phone has been gone this long
 
     def duration(self, step: str) -> float:
         if step == "discussion" and self.discussion_seconds is not None:

@@ -15,6 +15,7 @@ rooms = Table(
     Column("settings", Text, nullable=False),  # JSON: ruleset, roles, timers, spectators...
     Column("host_token", String(64), nullable=False),  # sha256 of the host's token
     Column("moderator_token", String(64)),  # sha256, for a human moderator
+    Column("next_room", String(16)),  # the room its table moved on to (the host's rematch)
 )
 
 seats = Table(
@@ -25,6 +26,7 @@ seats = Table(
     Column("name", String(24), nullable=False),
     Column("bot", String(16)),  # None for a person, else the bot kind
     Column("token", String(64)),  # sha256 of the seat's token (people only)
+    Column("stand_in", String(16)),  # the kind of bot playing for its player while away
 )
 
 games = Table(

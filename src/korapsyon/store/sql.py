@@ -29,7 +29,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,6 +75,7 @@ class SeatRow:
     name: str
     bot: str | None
     token: str | None
+    stand_in: str | None = None  # the kind of bot playing for its player while away
 
 
 @dataclass
@@ -102,6 +103,7 @@ class RoomRow:
     actions: list[dict[str, Any]] = field(default_factory=list)
     chats: list[ChatRow] = field(default_factory=list)
     timer: dict[str, Any] | None = None
+    next_room: str | None = None  # the room its table moved on to (the host's rematch)
 
 
 class WriteLog:
@@ -293,10 +295,12 @@ def _settle(outcomes: list[tuple[Any, BaseException | None, Any]]) -> None:
     for sink, exc, result in outcomes:
         if isinstance(sink, asyncio.Future):
             by_loop.setdefault(sink.get_loop(), []).append((sink, exc, result))
-        elif exc is not None:
-            sink.set_exception(exc)
-        else:
-            sink.set_result(result)
+            continue
+        with contextlib.suppress(InvalidStateError):  # cancelled by its waiter (a task
+            if exc is not None:  # stopped as the server shuts down): nobody to tell, and
+                sink.set_exception(exc)  # the writer thread must go on
+            else:
+                sink.set_result(result)
     for loop, items in by_loop.items():
         with contextlib.suppress(RuntimeError):  # a loop that has closed meanwhile
             loop.call_soon_threadsafe(_settle_async, items)
@@ -342,14 +346,7 @@ class SqlStore:
 
     # ------------------------------------------------------------ writes (futures)
     def create_room(self, row: RoomRow) -> Future[Any]:
-        values = {
-            "code": row.code,
-            "created_at": row.created_at,
-            "status": row.status,
-            "settings": json.dumps(row.settings),
-            "host_token": row.host_token,
-            "moderator_token": row.moderator_token,
-        }
+        values = _room_values(row)
         return self.writer.submit(lambda c: c.execute(insert(schema.rooms).values(**values)))
 
     def update_room(self, code: str, **values: Any) -> Future[Any]:
@@ -371,6 +368,40 @@ class SqlStore:
                 conn.execute(insert(table), [_seat_values(code, seat) for seat in seats])
 
         return self.writer.submit(op)
+
+    def rematch(self, old: str, new: RoomRow, at: float) -> Future[Any]:
+        """The room ``new`` (its seats, and its game begun with ``new.setup``) as the
+        successor of room ``old``, in one transaction: there is never a successor named
+        that is not stored, nor a new room that its old room does not lead to. Fails
+        (StoreError) if ``new``'s code is taken, or ``old`` has a successor already."""
+        assert new.setup is not None
+        room = {**_room_values(new), "status": "playing"}
+        seats = [_seat_values(new.code, seat) for seat in new.seats]
+        setup = json.dumps(new.setup)
+
+        def op(conn: Connection) -> None:
+            table = schema.rooms
+            conn.execute(insert(table).values(**room))
+            if seats:
+                conn.execute(insert(schema.seats), seats)
+            conn.execute(insert(schema.games).values(room=new.code, setup=setup, started_at=at))
+            moved = conn.execute(
+                update(table)
+                .where(table.c.code == old, table.c.next_room.is_(None))
+                .values(next_room=new.code)
+            )
+            if moved.rowcount != 1:
+                raise StoreError(f"room {old} has moved on already")
+
+        return self.writer.submit(op)
+
+    def set_stand_in(self, code: str, seat: int, bot: str | None) -> Future[Any]:
+        """A bot of kind ``bot`` plays seat ``seat`` for its player (None: nobody)."""
+        table = schema.seats
+        statement = (
+            update(table).where(table.c.room == code, table.c.seat == seat).values(stand_in=bot)
+        )
+        return self.writer.submit(lambda c: c.execute(statement))
 
     def start_game(self, code: str, setup: dict[str, Any], at: float) -> Future[Any]:
         def op(conn: Connection) -> None:
@@ -484,7 +515,7 @@ class SqlStore:
             schema.timers,
         )
         room.seats = [
-            SeatRow(r.seat, r.name, r.bot, r.token)
+            SeatRow(r.seat, r.name, r.bot, r.token, r.stand_in)
             for r in conn.execute(select(seats).where(seats.c.room == code).order_by(seats.c.seat))
         ]
         game = conn.execute(select(games).where(games.c.room == code)).first()
@@ -509,6 +540,18 @@ def _seat_values(code: str, seat: SeatRow) -> dict[str, Any]:
     return {"room": code, **seat.__dict__}
 
 
+def _room_values(row: RoomRow) -> dict[str, Any]:
+    """A row of the rooms table (a new room: no successor yet)."""
+    return {
+        "code": row.code,
+        "created_at": row.created_at,
+        "status": row.status,
+        "settings": json.dumps(row.settings),
+        "host_token": row.host_token,
+        "moderator_token": row.moderator_token,
+    }
+
+
 def _room(row: Any) -> RoomRow:
     return RoomRow(
         row.code,
@@ -517,6 +560,7 @@ def _room(row: Any) -> RoomRow:
         json.loads(row.settings),
         row.host_token,
         row.moderator_token,
+        next_room=row.next_room,
     )
 
 

@@ -1,42 +1,107 @@
 /**
- * The end of the game (R-50, R-51): who won and why, every role revealed, the recap of
- * each Year, and the game record to download (for the table only). Shared by the phone
- * and the board.
+ * The end of the game (R-50, R-51), shared by the phone, the board and the grimoire.
+ *
+ * On a phone, short: first this player's own result in words of their team ("You won",
+ * "You lost", or what a draw means), then the table's result and why (no rule ids), the
+ * host's one-tap "play again" (everyone else is told that their page will follow), and
+ * the details folded: the night-by-night reveal, everyone's role, the Year-by-Year recap.
+ * On the board, large: the table's result, the night-by-night reveal and its chart, every
+ * role. The game record can be downloaded by the table only.
  */
 
 import { h } from './dom.js';
 import { loadTokens } from './net.js';
 import { showError } from './shell.js';
-import { t } from './i18n.js';
+import { roleTitle, t } from './i18n.js';
 import { recap } from './timeline.js';
+import { nightReveal, revealTable } from './nights.js';
+import { rematchButton } from './rematch.js';
 import { roleBadge } from './roles.js';
-import { errorText } from './words.js';
+import { errorText, teamName } from './words.js';
 
 const WIN_ICONS = { good: '🛡', bad: '💰', draw: '⚖' };
 
 export function endScreen(room, view) {
-  const { winner, reason, rule } = view.outcome;
+  const { winner, reason } = view.outcome;
+  const board = document.body.classList.contains('page-board');
+  const roles = rolesRevealed(view);
+  const years = recap(room.story());
+  const follow = view.you ? 'end.rematch_wait' : 'end.rematch_follow';
   return h(
     'section',
-    { testid: 'end-screen', class: `end-screen team-${winner}` },
-    h('h2', { testid: 'winner', data: { team: winner }, class: `winner team-${winner}` }, `${WIN_ICONS[winner] || ''} ${t(`end.winner.${winner}`)}`),
-    h('p', { testid: 'win-reason', class: 'win-reason', text: `${t(`end.reason.${reason}`)} (${rule})` }),
+    { testid: 'end-screen', class: `end-screen team-${winner}${board ? ' end-board' : ''}` },
+    myResult(view),
     h(
-      'ul',
-      { testid: 'roles-revealed', class: 'roles-revealed', 'aria-label': t('end.roles') },
-      view.players.map((player) =>
-        h(
-          'li',
-          { testid: 'revealed-role', data: { name: player.name, role: player.role }, class: `status-${player.status}` },
-          h('bdi', { class: 'name', text: player.name }),
-          player.role ? roleBadge(player.role) : h('span', { text: '?' }),
-          player.status !== 'active' ? h('span', { class: 'tag', text: t(`status.${player.status}`) }) : null,
-        ),
+      'div',
+      { class: 'end-head' },
+      h(
+        'div',
+        { class: 'table-result' },
+        h('h2', { testid: 'winner', data: { team: winner }, class: `winner team-${winner}` }, `${WIN_ICONS[winner] || ''} ${t(`end.winner.${winner}`)}`),
+        h('p', { testid: 'win-reason', class: 'win-reason', text: t(`end.reason.${reason}`) }),
+      ),
+      h(
+        'div',
+        { class: 'end-actions' },
+        rematchButton(room, (exc) => showError(errorText(exc))) ?? h('p', { testid: 'rematch-hint', class: 'hint', text: `🔁 ${t(follow)}` }),
+        board ? null : recordButton(room),
       ),
     ),
-    recap(room.story()),
-    recordButton(room),
-    h('p', { class: 'hint', text: t('end.again') }),
+    board
+      ? h('div', { class: 'end-board-body' }, revealTable(view), roles, fold('recap', years), recordButton(room))
+      : [fold('night', nightReveal(view)), fold('roles', roles), fold('recap', years)],
+  );
+}
+
+const opened = new Set(); // the phone's folds the player opened: redraws keep them open
+
+/** A closed fold of the phone's end screen (`end-fold` with `data-fold`). */
+function fold(name, body) {
+  if (!body) return null;
+  return h(
+    'details',
+    {
+      testid: 'end-fold',
+      class: 'end-fold',
+      data: { fold: name },
+      open: opened.has(name),
+      ontoggle: (event) => (event.target.open ? opened.add(name) : opened.delete(name)),
+    },
+    h('summary', { text: t(`end.fold.${name}`) }),
+    body,
+  );
+}
+
+/**
+ * This player's own result, in words of their team (a phone with a seat only): won,
+ * lost, or, for a draw, what that means; and the role they played.
+ */
+function myResult(view) {
+  const you = view.you;
+  if (!you) return null;
+  const { winner } = view.outcome;
+  const result = winner === 'draw' ? 'draw' : winner === you.team ? 'won' : 'lost';
+  return h(
+    'div',
+    { testid: 'my-result', class: `my-result ${result} team-${you.team}`, data: { result, team: you.team } },
+    h('p', { class: 'my-headline', text: `${{ won: '🎉', lost: '😔', draw: '⚖' }[result]} ${t(`end.mine.${result}`)}` }),
+    h('p', { class: 'my-team', text: t(`end.mine.${result}.${you.team}`, { role: roleTitle(you.role), team: teamName(you.team) }) }),
+  );
+}
+
+function rolesRevealed(view) {
+  return h(
+    'ul',
+    { testid: 'roles-revealed', class: 'roles-revealed', 'aria-label': t('end.roles') },
+    view.players.map((player) =>
+      h(
+        'li',
+        { testid: 'revealed-role', data: { name: player.name, role: player.role }, class: `status-${player.status}` },
+        h('bdi', { class: 'name', text: player.name }),
+        player.role ? roleBadge(player.role) : h('span', { text: '?' }),
+        player.status !== 'active' ? h('span', { class: 'tag', text: t(`status.${player.status}`) }) : null,
+      ),
+    ),
   );
 }
 
@@ -52,7 +117,7 @@ function recordButton(room) {
   const button = h('button', {
     type: 'button',
     testid: 'download-record',
-    class: 'button',
+    class: 'button small',
     text: `⬇ ${t('end.download')}`,
     onclick: async () => {
       button.disabled = true;

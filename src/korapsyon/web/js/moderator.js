@@ -7,7 +7,8 @@
  */
 
 import { actorName, setBar, setWaiting, waitingText } from './bar.js';
-import { Fold, byId, h, rerender, withNames } from './dom.js';
+import { Fold, byId, h, renderIfChanged, rerender, withNames } from './dom.js';
+import { endScreen } from './endscreen.js';
 import { cueText } from './words.js';
 import { language, t } from './i18n.js';
 import { loadTokens } from './net.js';
@@ -64,7 +65,9 @@ class Grimoire {
     setWaiting(waitingText(view, view.secrets ? secrets.waiting_for || [] : null));
     this.countdown.set(room.timer);
     rerender(this.slots.head, yearAndStep(view));
-    rerender(this.slots.controls, hostControls(this.room, view));
+    if (view.status === 'finished') {
+      renderIfChanged(this.slots.controls, [language(), view.outcome, room.timeline.length], () => endScreen(room, view));
+    } else rerender(this.slots.controls, hostControls(this.room, view));
     rerender(this.slots.script, h('p', { testid: 'mod-script', class: 'script big', text: `🎙 ${cueText(view.cue)}` }));
     rerender(this.slots.secrets, view.secrets ? this.secrets(view, secrets) : this.noSecrets());
     rerender(this.slots.facts, trackers(view), presidentInfo(view), projectInfo(view), votedCount(view), playersList(view));

@@ -91,6 +91,7 @@ class Phone {
     this.spectatorTag.textContent = `👁 ${t('phone.spectating')}`;
     this.countdown.set(room.timer);
     if (you) this.roleCard.update(view, room.timeline);
+    this.roleCard.element.hidden = view.status === 'finished'; // every role is shown now
     this.nudge(view);
     this.news.update(room.fresh);
     renderIfChanged(this.slots.end, [language(), view.status, view.outcome, room.timeline.length], () =>
@@ -99,7 +100,7 @@ class Phone {
     // redrawn only when what they show changed (a redraw would close an open <select>)
     // (and when the connection comes or goes: the ballot says whether a choice can go now)
     renderIfChanged(this.slots.decision, [language(), view, this.decisions.version, room.connection, room.queue.size], () => this.decisionOrInfo(view));
-    renderIfChanged(this.slots.host, [language(), view.step, view.status, room.timer?.paused ?? null, Boolean(room.timer)], () => this.hostTools(view));
+    renderIfChanged(this.slots.host, [language(), view.step, view.status, room.timer?.paused ?? null, Boolean(room.timer), room.lobby?.seats?.map((s) => [s.away, s.stand_in])], () => this.hostTools(view));
     renderIfChanged(this.slots.claims, [language(), you?.claims, view.players, this.claimState.target], () =>
       you ? claimButtons(room, view, this.claimState) : [],
     );

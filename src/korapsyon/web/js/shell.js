@@ -15,6 +15,7 @@ import { byId, h, roomFromUrl, setNames } from './dom.js';
 import { LANGUAGES, bindLanguageSelect, loadLanguage, t, translateStatic } from './i18n.js';
 import { Link, receiveTokens, saveTokens } from './net.js';
 import { Awake, buildBar, clearError, setConnection, showError } from './bar.js';
+import { moveOn } from './rematch.js';
 import { errorText } from './words.js';
 
 export { clearError, showError };
@@ -185,6 +186,7 @@ export class RoomState {
         this.lobby = message.room;
         setNames(message.room.seats.map((seat) => seat.name));
         if (message.room.status === 'lobby') this.synced = true; // (no view to come)
+        if (message.room.next) moveOn(this.code, message.room.next); // the table plays again
         break;
       case 'view':
         this.view = message.state;

@@ -6,6 +6,7 @@
 
 import { h } from './dom.js';
 import { stepTitle, t } from './i18n.js';
+import { standInControls } from './standin.js';
 
 export class Countdown {
   /** Shows the countdown in `el`, reading the server's clock from `link`. */
@@ -73,6 +74,7 @@ export function hostControls(room, view) {
       }),
     ),
     timerControls(room, view),
+    standInControls(room, view),
   );
 }
 

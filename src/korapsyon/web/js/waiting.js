@@ -286,6 +286,18 @@ function hostPanel(room, hostToken, request) {
     h('p', { testid: 'start-why', id: 'start-why', class: 'hint warn start-why', hidden: !problem, text: problem ?? '' }),
     fieldError(room, 'start'),
     h(
+      'label',
+      { class: 'check' },
+      h('input', {
+        type: 'checkbox',
+        testid: 'auto-stand-in',
+        checked: settings.auto_stand_in ?? true,
+        onchange: (event) => put({ auto_stand_in: event.target.checked }),
+      }),
+      ' ',
+      `🤖 ${t('waiting.auto_stand_in')}`,
+    ),
+    h(
       'div',
       { class: 'row start-row' },
       h('button', {

@@ -116,6 +116,8 @@ function noticeText(p) {
     const how = p.cast !== undefined ? 'vote' : p.step === 'hidden' ? 'night' : 'other';
     return t(`notice.step_ended_early.${how}.${p.by}`, { step: stepTitle(p.step), cast: p.cast, of: p.of });
   }
+  if (p.kind === 'stand_in') return t(`notice.stand_in.${p.by}.${p.why}`, { player: p.player });
+  if (p.kind === 'stand_in_ended') return t(`notice.stand_in_ended.${p.why}`, { player: p.player });
   return t(`notice.${p.kind}`, p);
 }
 

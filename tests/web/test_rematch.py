@@ -1,0 +1,146 @@
+"""The end of a game at a party table (issue #18): every phone says "You won" / "You lost"
+in words of its team, and the host plays again with one tap: every page of the table
+(phones, the board, a spectator) moves to the new game by itself, in the same seats, with
+a new deal."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from korapsyon.server.shards import Shards
+from tests.server.live import Live, add_bots, free_port, running, start
+from tests.web.harness import (
+    Tabs,
+    api_room,
+    api_seat,
+    cautious,
+    play_turns,
+    role_shown,
+    roles_of,
+    tid,
+    wait_for_game,
+)
+
+QUICK = {"timers": False, "bot_delay": [0.0, 0.05], "ruleset": {"max_years": 1}}
+"""Bots answer at once; the game stops at the end of Year 1 (R-51)."""
+
+
+def test_rematch_keeps_every_seat(live: Live, tabs: Tabs) -> None:
+    code, host_token = api_room(live, QUICK)
+    people = ["Ana", "Ben", "Cris"]
+    phones = []
+    for name in people:
+        kept = api_seat(live, code, name)
+        if name == "Ana":  # the host plays too
+            kept["host_token"] = host_token
+        phones.append(tabs.open(name, f"/play?room={code}", storage={f"korapsyon:{code}": kept}))
+    add_bots(live, code, host_token, 6)
+    board = tabs.open("board", f"/board?room={code}", phone=False)
+    spectator = tabs.open("spectator", f"/play?room={code}&spectate=1")
+    start(live, code, host_token)
+    old = wait_for_game(live, code)
+    roles = roles_of(old)
+    host = phones[0]
+    play_turns(
+        phones,
+        {tab.label: tab.label for tab in phones},
+        lambda me, snap: cautious(snap),
+        host=host,
+        until=lambda snaps: all(s.end for s in snaps.values()),
+    )
+    assert old.outcome is not None
+    winner = old.outcome.winner
+    for tab in phones:  # a personal result first, in words of the player's team
+        mine = tab.el("my-result")
+        expect(mine).to_be_visible()
+        team = roles[tab.label].team
+        result = "draw" if winner == "draw" else "won" if winner == team.value else "lost"
+        expect(mine).to_have_attribute("data-result", result)
+        expect(mine).to_have_attribute("data-team", team.value)
+        expect(tab.el("role-card")).to_be_hidden()  # nothing left to press and hold for
+        expect(tab.el("win-reason")).not_to_contain_text("R-5")  # no rule ids to read
+        expect(tab.el("rematch") if tab is host else tab.el("rematch-hint")).to_be_visible()
+    for tab in (board, spectator):
+        expect(tab.el("end-screen")).to_be_visible()
+        expect(tab.el("my-result")).to_have_count(0)
+        expect(tab.el("rematch")).to_have_count(0)  # not the host's page
+    expect(board.el("night-reveal")).to_be_visible()  # large on the board
+    expect(board.el("reveal-year")).to_have_count(old.year)
+
+    host.el("rematch").click()
+    host.page.wait_for_url(re.compile(r"room=(?!" + code + r")[A-Z]{5}"))
+    new = host.page.url.split("room=")[1][:5]
+    game = wait_for_game(live, new)
+    assert game.players == old.players and game.seed != old.seed  # dealt anew
+    for tab in [*phones, board, spectator]:
+        tab.page.wait_for_url(re.compile(f"room={new}"))  # by itself, without a tap
+    assert "spectate=1" in spectator.page.url
+    for tab in phones:  # the same seat, with a role of the new deal
+        expect(tab.el("screen")).to_have_attribute("data-step", "hidden")
+        expect(tab.el("end-screen")).to_have_count(0)
+        assert tab.storage(new)["token"] == tab.storage(code)["token"]
+        assert role_shown(tab) == roles_of(game)[tab.label].value
+    assert host.storage(new)["host_token"] == host_token
+    seated = {c.seat for c in live.hub.rooms[new].connections if c.seat is not None}
+    assert seated == set(people)
+    players = board.el("board-players").locator(tid("board-player"))
+    expect(players).to_have_count(len(old.players))
+    assert players.evaluate_all("(items) => items.map((i) => i.dataset.name)") == list(old.players)
+    expect(spectator.el("screen")).to_be_visible()
+    tabs.assert_clean()
+
+
+def test_the_table_follows_a_rematch_to_another_worker_s_origin(
+    browser: Browser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With two workers the new room's code may be the other worker's: the pages of the
+    table move to that worker's origin, where their tokens were never kept, carrying them
+    in the URL fragment (net.js handOver), and sit in the same seats there."""
+    db = f"sqlite:///{tmp_path / 'korapsyon.sqlite3'}"
+    ports = sorted({free_port(), free_port()})
+    while len(ports) < 2:
+        ports = sorted({*ports, free_port()})
+    urls = (f"http://127.0.0.1:{ports[0]}", f"http://127.0.0.1:{ports[1]}")
+    shards = Shards(urls, 0)
+    with (
+        running(db, port=ports[0], shards=shards) as first,
+        running(db, port=ports[1], shards=Shards(urls, 1)),
+    ):
+        tabs = Tabs(browser, urls[0])
+        try:
+            code, host_token = api_room(first, QUICK)
+            while not shards.owns(code):
+                code, host_token = api_room(first, QUICK)
+            kept = {**api_seat(first, code, "Ana"), "host_token": host_token}
+            ana = tabs.open("Ana", f"/play?room={code}", storage={f"korapsyon:{code}": kept})
+            add_bots(first, code, host_token, 8)
+            start(first, code, host_token)
+            wait_for_game(first, code)
+            play_turns(
+                [ana],
+                {"Ana": "Ana"},
+                lambda me, snap: cautious(snap),
+                host=ana,
+                until=lambda snaps: snaps["Ana"].end,
+            )
+            drawn = first.hub._new_code
+
+            def theirs() -> str:
+                found = drawn()
+                return found if shards.owner(found) == 1 else theirs()
+
+            monkeypatch.setattr(first.hub, "_new_code", theirs)
+            ana.el("rematch").click()
+            ana.page.wait_for_url(re.compile(re.escape(urls[1]) + r"/play\?room=[A-Z]{5}$"))
+            new = ana.page.url.rsplit("=", 1)[1]
+            expect(ana.el("screen")).to_have_attribute("data-step", "hidden")
+            stored = ana.storage(new)  # kept on the new origin, from the fragment
+            assert stored["token"] == kept["token"] and stored["host_token"] == host_token
+            assert role_shown(ana)  # her seat
+            tabs.assert_clean()
+        finally:
+            tabs.close()
