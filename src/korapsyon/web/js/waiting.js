@@ -282,21 +282,22 @@ function hostPanel(room, hostToken, request) {
       t('waiting.publish_record'),
     ),
     fieldError(room, 'record'),
-    // why Start cannot be pressed yet, then a refusal of the last press, right over it
-    h('p', { testid: 'start-why', id: 'start-why', class: 'hint warn start-why', hidden: !problem, text: problem ?? '' }),
-    fieldError(room, 'start'),
     h(
       'label',
-      { class: 'check' },
+      { class: 'check', title: t('waiting.auto_stand_in_why') },
       h('input', {
         type: 'checkbox',
         testid: 'auto-stand-in',
         checked: settings.auto_stand_in ?? true,
-        onchange: (event) => put({ auto_stand_in: event.target.checked }),
+        onchange: (event) => put('stand-in', { auto_stand_in: event.target.checked }),
       }),
       ' ',
       `🤖 ${t('waiting.auto_stand_in')}`,
     ),
+    fieldError(room, 'stand-in'),
+    // why Start cannot be pressed yet, then a refusal of the last press, right over it
+    h('p', { testid: 'start-why', id: 'start-why', class: 'hint warn start-why', hidden: !problem, text: problem ?? '' }),
+    fieldError(room, 'start'),
     h(
       'div',
       { class: 'row start-row' },
