@@ -445,6 +445,22 @@ def play_turns(
             tabs[0].page.wait_for_timeout(50)  # polling interval, not a timing assertion
 
 
+def end_discussion(tab: Tab) -> bool:
+    """The host ends the discussion from a board or grimoire (`end-discussion`, R-35) and
+    waits until that page shows the next step. False if the button is not there, or if
+    the page still shows the discussion after the wait (the act was lost with a dropped
+    connection, say): the caller may try again."""
+    end = tab.page.locator(f"{tid('end-discussion')}:not([disabled])")
+    if tab.el("board-step").get_attribute("data-step") != "discussion" or not end.count():
+        return False
+    end.click()
+    try:
+        expect(tab.el("board-step")).not_to_have_attribute("data-step", "discussion")
+    except AssertionError:
+        return False
+    return True
+
+
 def option_values(snap: Snapshot, index: int) -> list[Any]:
     return [json.loads(v) for v in snap.fields[index]["values"]]
 

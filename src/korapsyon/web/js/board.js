@@ -108,7 +108,28 @@ class Board {
     renderIfChanged(this.slots.end, [language(), view.outcome, room.timeline.length], () =>
       over ? endScreen(room, view) : [],
     );
+    if (over) fitToScreen(this.slots.end.querySelector('[data-testid="end-screen"]'));
   }
+}
+
+/**
+ * The end screen on a TV holds a game of any length (Years, players, long names): its
+ * type is made smaller, step by step, until nothing is cut off (the screen's own size is
+ * the start), and again when the window changes size.
+ */
+function fitToScreen(el) {
+  if (!el || el.dataset.fitted === 'true') return;
+  el.dataset.fitted = 'true';
+  const fit = () => {
+    el.style.removeProperty('font-size'); // CSSOM: allowed by the CSP
+    let size = parseFloat(getComputedStyle(el).fontSize);
+    while (el.scrollHeight > el.clientHeight + 1 && size > 10) {
+      size *= 0.94;
+      el.style.fontSize = `${size}px`;
+    }
+  };
+  requestAnimationFrame(fit);
+  addEventListener('resize', () => el.isConnected && requestAnimationFrame(fit));
 }
 
 async function main() {

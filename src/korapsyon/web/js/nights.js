@@ -40,6 +40,8 @@ export function revealTable(view) {
   const names = view.players.map((p) => p.name);
   const holding = (role) => reveal.roles.flatMap((r, i) => (r === role ? [names[i]] : []));
   const years = reveal.years;
+  const pages = Math.ceil(years.length / PAGE_YEARS);
+  const pageOf = (i) => Math.floor(i / PAGE_YEARS);
   const rows = [];
   const row = (kind, icon, name, label, cells) =>
     rows.push(
@@ -53,7 +55,7 @@ export function revealTable(view) {
           name ? h('bdi', { class: 'name', text: name }) : null,
           h('span', { class: 'nights-role', text: label }),
         ),
-        cells.map((cell) => h('td', { class: cell?.class ?? null, text: cell?.text ?? '—' })),
+        cells.map((cell, i) => h('td', { class: cell?.class ?? null, data: { page: pageOf(i) }, text: cell?.text ?? '—' })),
       ),
     );
   for (const lawyer of holding('lawyer')) {
@@ -88,18 +90,42 @@ export function revealTable(view) {
   for (const coa of holding('coa')) {
     row('audit', '📋', coa, t('reveal.row.audit'), years.map((y) => y.audit && { text: auditText(y.audit, 'reveal.cell.audit') }));
   }
-  return h(
-    'div',
-    { testid: 'night-reveal', class: 'night-reveal nights-board' },
-    h(
-      'table',
-      { class: years.length > 4 ? 'nights-table many' : 'nights-table' },
-      h('caption', { class: 'sr-only', text: t('reveal.title') }),
-      h('thead', {}, h('tr', {}, h('td'), years.map((y) => h('th', { scope: 'col', testid: 'reveal-year', data: { year: y.year }, text: t('year.long', { year: y.year }) })))),
-      h('tbody', {}, rows),
-    ),
-    fundChart(reveal.trackers, view.targets),
+  const shown = Math.min(years.length, PAGE_YEARS);
+  const table = h(
+    'table',
+    { class: `nights-table${shown > 4 ? ' many' : ''}`, data: { page: 0, pages } },
+    h('caption', { class: 'sr-only', text: t('reveal.title') }),
+    h('thead', {}, h('tr', {}, h('td'), years.map((y, i) => h('th', { scope: 'col', testid: 'reveal-year', data: { year: y.year, page: pageOf(i) }, text: t('year.long', { year: y.year }) })))),
+    h('tbody', {}, rows),
   );
+  turnPages(table, pages);
+  return h('div', { testid: 'night-reveal', class: 'night-reveal nights-board' }, table, fundChart(reveal.trackers, view.targets));
+}
+
+/** The board's table shows at most this many Years at once (a TV is read from afar). */
+const PAGE_YEARS = 6;
+const PAGE_MS = 12_000;
+
+/**
+ * A long game's Years, PAGE_YEARS at a time: each page in turn, every PAGE_MS, for as long
+ * as the table is on the screen (the phones' cards show every Year at once).
+ */
+function turnPages(table, pages) {
+  const show = (page) => {
+    table.dataset.page = String(page);
+    for (const cell of table.querySelectorAll('[data-page]:not(table)')) cell.hidden = Number(cell.dataset.page) !== page;
+  };
+  show(0);
+  if (pages < 2) return;
+  let page = 0;
+  const timer = setInterval(() => {
+    if (!table.isConnected) {
+      clearInterval(timer);
+      return;
+    }
+    page = (page + 1) % pages;
+    show(page);
+  }, PAGE_MS);
 }
 
 /** What one Corrupt Politician chose: only what they said yes to (Nakaw, Suhol, Tokhang). */
