@@ -7,7 +7,7 @@
  */
 
 import { Fold, byId, h, rerender, withNames } from './dom.js';
-import { cueText } from './words.js';
+import { cardName, cueText } from './words.js';
 import { language, t } from './i18n.js';
 import { loadTokens } from './net.js';
 import { roleBadge } from './roles.js';
@@ -124,11 +124,11 @@ class Grimoire {
           'ul',
           { class: 'mod-trackers' },
           h('li', { text: t('mod.protected', { name: secrets.protected ?? t('option.nobody') }) }),
-          h('li', { text: t('mod.last_protected', { name: secrets.last_protected?.player ?? t('option.nobody'), year: secrets.last_protected?.year ?? '-' }) }),
+          h('li', { text: secrets.last_protected?.player ? t('mod.last_protected', { name: secrets.last_protected.player, year: secrets.last_protected.year }) : t('mod.no_last_protected') }),
           h('li', { text: secrets.investigation ? t(`result.investigation.${secrets.investigation.aligned}`, { name: secrets.investigation.target }) : t('mod.no_investigation') }),
           h('li', { text: t(secrets.coa_muted ? 'mod.muted' : 'mod.not_muted') }),
           h('li', { text: t(secrets.witness_used ? 'mod.witness_used' : 'mod.witness_unused') }),
-          h('li', { text: secrets.audit?.project ? t(secrets.audit.kickback ? 'result.audit.yes' : 'result.audit.no', { project: secrets.audit.project }) : t('result.audit.none') }),
+          h('li', { text: secrets.audit?.project ? t(secrets.audit.kickback ? 'result.audit.yes' : 'result.audit.no', { project: cardName(secrets.audit.project) }) : t('result.audit.none') }),
         ),
       ),
     ];

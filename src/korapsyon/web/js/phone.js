@@ -1,19 +1,22 @@
 /**
- * The phone (`/play?room=CODE`, or `&spectate=1`): the waiting room before the start,
- * then the game from the player's own view - role card, decisions, results, talk, the
- * table's public facts and the timeline - and the end screen. The host's phone also
- * gets the timer controls and closes the discussion (R-35).
+ * The phone (`/play?room=CODE`, or `&spectate=1`): the waiting room (and the guide) before
+ * the start, then the game from the player's own view - role card, decisions, results,
+ * talk, the table's public facts and the timeline, a pause before each night after the
+ * first - and the end screen. The host's phone also gets the timer controls and closes
+ * the discussion (R-35).
  */
 
 import { Fold, byId, h, renderIfChanged } from './dom.js';
 import { language, stepTitle, t } from './i18n.js';
 import { loadTokens } from './net.js';
-import { Decisions } from './decide.js';
+import { Decisions, waitingText } from './decide.js';
 import { endScreen } from './endscreen.js';
 import { RoleCard } from './rolecard.js';
 import { RoomState, requireRoom, startPage } from './shell.js';
 import { playersList, presidentInfo, projectInfo, trackers, votedCount } from './table.js';
-import { Chat, claimButtons } from './talk.js';
+import { Chat, Claims } from './talk.js';
+import { guideButton } from './guide.js';
+import { Nightfall } from './nightfall.js';
 import { Countdown, hostControls } from './timer.js';
 import { NewsBanner, timelineList } from './timeline.js';
 import { drawWaiting } from './waiting.js';
@@ -25,11 +28,13 @@ class Phone {
     this.room = room;
     this.tokens = tokens;
     this.news = new NewsBanner();
-    this.claimState = { target: null, redraw: () => this.draw() };
+    this.claims = new Claims(room, () => this.draw());
+    this.nightfall = new Nightfall();
     this.decisions = new Decisions(room, () => this.draw());
     this.chat = new Chat(room);
     this.roleCard = new RoleCard(room);
     this.waiting = h('div', { class: 'waiting-slot' });
+    this.waitingGuide = h('div', { class: 'waiting-guide', hidden: true });
     this.year = h('span', { testid: 'year', class: 'year' });
     this.me = h('span', { class: 'me' });
     this.stepTitle = h('h1', { testid: 'step-title', class: 'step-title' });
@@ -62,14 +67,16 @@ class Phone {
       this.table.element,
       this.timeline.element,
     );
-    byId('app').replaceChildren(this.waiting, this.screen);
+    byId('app').replaceChildren(this.waiting, this.waitingGuide, this.screen);
   }
 
   draw() {
     const room = this.room;
     const view = room.view;
     this.screen.hidden = !view;
-    drawWaiting(this.waiting, room, this.tokens);
+    const waiting = drawWaiting(this.waiting, room, this.tokens);
+    this.waitingGuide.hidden = !waiting;
+    renderIfChanged(this.waitingGuide, [language(), waiting], () => (waiting ? guideButton('waiting') : []));
     if (!view) return;
     const you = view.you;
     const screen = this.screen;
@@ -85,14 +92,15 @@ class Phone {
     if (you) this.roleCard.update(view, room.timeline);
     this.nudge(view);
     this.news.update(room.fresh);
+    if (view.step === 'hidden') this.news.element.hidden = true; // (last Year's: told as night falls)
     renderIfChanged(this.slots.end, [language(), view.status, view.outcome, room.timeline.length], () =>
       view.outcome ? endScreen(room, view) : [],
     );
     // redrawn only when what they show changed (a redraw would close an open <select>)
     renderIfChanged(this.slots.decision, [language(), view, this.decisions.version], () => this.decisionOrInfo(view));
     renderIfChanged(this.slots.host, [language(), view.step, view.status, room.timer?.paused ?? null, Boolean(room.timer)], () => this.hostTools(view));
-    renderIfChanged(this.slots.claims, [language(), you?.claims, view.players, this.claimState.target], () =>
-      you ? claimButtons(room, view, this.claimState) : [],
+    renderIfChanged(this.slots.claims, [language(), you?.claims, view.players, this.claims.version], () =>
+      you ? this.claims.element(view) ?? [] : [],
     );
     this.chat.update();
     this.table.draw(`🏛 ${t('phone.table')}`, [language(), view], () => [
@@ -103,6 +111,7 @@ class Phone {
       playersList(view),
     ]);
     this.timeline.draw(`📜 ${t('timeline.title')}`, [language(), room.timeline.length, room.notices.length], () => timelineList(room.story()));
+    this.nightfall.update(room);
   }
 
   /**
@@ -135,7 +144,7 @@ class Phone {
     if (you && you.status !== 'active') {
       return h('p', { class: 'info', text: t(`phone.${you.status}`, { year: view.players[you.seat].returns_year ?? '' }) });
     }
-    return h('p', { class: 'info', text: `⏳ ${t('phone.others_deciding')}` });
+    return h('p', { testid: 'waiting-for', class: 'info', data: { step: view.step ?? '' }, text: `⏳ ${waitingText(view)}` });
   }
 
   /** The host's tools: the timer (R-72) and closing the discussion (R-35). */
