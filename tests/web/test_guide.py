@@ -6,7 +6,7 @@ and is the same on every phone (R-70); a tap on the role card too short to revea
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Locator, expect
 
 from korapsyon.rules.roles import Role
 from korapsyon.selfplay import table
@@ -88,4 +88,20 @@ def test_the_guide_opens_from_the_waiting_room_and_the_role_card(
         assert roles_box is not None and 0 <= roles_box["y"] < 320  # it opens at the roles
         _close(phone)
     assert texts[0] == texts[1]  # R-70: the guide never points at the reader's role
+
+    # the folds show whether they are open: ▸ shut, ▾ open
+    phone = phones[0]
+    for fold in ("table-facts", "timeline-box"):
+        details = phone.page.locator(f"details.{fold}")
+        summary = details.locator("summary")
+        assert _marker(summary) == "▸" and details.get_attribute("open") is None
+        summary.click()
+        expect(details).to_have_attribute("open", "")
+        assert _marker(summary) == "▾"
     tabs.assert_clean()
+
+
+def _marker(summary: Locator) -> str:
+    """The disclosure marker drawn before a fold's summary (its CSS content)."""
+    content: str = summary.evaluate("(s) => getComputedStyle(s, '::before').content")
+    return content.split("/", maxsplit=1)[0].strip().strip('"')

@@ -125,6 +125,20 @@ export class Fold {
   }
 }
 
+/**
+ * Show `dialog` over the page, as a modal: everything else on the page is made inert (no
+ * tap, no focus, out of the accessibility tree) until the returned `close()` removes it.
+ */
+export function modal(dialog) {
+  const behind = [...document.body.children].filter((el) => !el.inert);
+  for (const el of behind) el.inert = true;
+  document.body.append(dialog);
+  return () => {
+    dialog.remove();
+    for (const el of behind) el.inert = false;
+  };
+}
+
 const HOLD_MS = 150;
 
 /**

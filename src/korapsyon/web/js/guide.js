@@ -6,7 +6,7 @@
  * (R-70: a neighbour glancing at an open guide learns nothing).
  */
 
-import { h } from './dom.js';
+import { h, modal } from './dom.js';
 import { roleTitle, t } from './i18n.js';
 import { ROLES, roleBadge } from './roles.js';
 
@@ -41,9 +41,10 @@ let open = null; // the guide on the page, if any
  */
 export function openGuide(opener, at = 'howto') {
   open?.close();
+  let release = () => {};
   const close = () => {
     document.removeEventListener('keydown', escape);
-    dialog.remove();
+    release();
     open = null;
     opener?.focus?.();
   };
@@ -79,7 +80,7 @@ export function openGuide(opener, at = 'howto') {
     closeButton('bottom'),
   );
   const dialog = h('div', { testid: 'guide', class: 'overlay guide', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'guide-title' }, box);
-  document.body.append(dialog);
+  release = modal(dialog);
   document.addEventListener('keydown', escape);
   open = { close };
   if (at === 'roles') roles.scrollIntoView({ block: 'start' });

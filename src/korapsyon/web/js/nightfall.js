@@ -7,7 +7,7 @@
  * (or reloaded) in the middle of a night goes straight to it.
  */
 
-import { h } from './dom.js';
+import { h, modal } from './dom.js';
 import { t } from './i18n.js';
 import { entryText } from './words.js';
 
@@ -24,6 +24,7 @@ export class Nightfall {
   constructor() {
     this.seen = null; // the Year of the last view drawn
     this.element = null; // the cover, while it shows
+    this.release = null; // what gives the page back (see dom.modal)
   }
 
   /** Show, keep or take away the cover for `room`'s view (its public `story`). */
@@ -67,12 +68,13 @@ export class Nightfall {
         go,
       ),
     );
-    document.body.append(this.element);
+    this.release = modal(this.element);
     go.focus();
   }
 
   close() {
-    this.element?.remove();
+    this.release?.();
+    this.release = null;
     this.element = null;
   }
 }
