@@ -278,10 +278,10 @@ export class Decisions {
         'div',
         { testid: 'field', class: 'field grid names', data: { field }, role: 'group', 'aria-labelledby': 'choice-prompt' },
         [null, ...active].map((name) => {
-          const label = name === null ? `∅ ${t('option.nobody')}` : nameLabel(name, you.name);
+          const label = name === null ? `∅ ${t('option.nobody')}` : h('bdi', { text: name });
           const refused = name !== null && barred.has(name);
           const onclick = refused ? () => this.refused(key) : () => this.choose(key, field, name);
-          return optionButton(label, name, draft[field] === name, onclick, { barred: refused });
+          return optionButton(label, name, draft[field] === name, onclick, { barred: refused, you: name === you.name });
         }),
       ),
       h(
@@ -325,6 +325,7 @@ export class Decisions {
             value,
             multi ? chosen.includes(value) : chosen === value,
             () => this.choose(key, field, value, multi, choice.pick),
+            { you: names && value === view.you.name },
           ),
         ),
         multi ? h('p', { class: 'hint', role: 'status', text: t('choice.picked', { n: chosen.length, of: choice.pick }) }) : null,
@@ -416,9 +417,12 @@ function strip(action) {
  * structure of the others (R-70: the night grids of all roles look alike) but is
  * `aria-disabled`; a tap on it shows the neutral `barred-note` (which describes it), and
  * the held role card says why. `mark`: a ✔ before the label when chosen (the plans put
- * theirs by the letter); `name`: the accessible name, when the label is not enough.
+ * theirs by the letter); `name`: the accessible name, when the label is not enough;
+ * `you`: one's own name, marked "(you)" in the button's corner by the stylesheet (from
+ * `data-you`: no element, no text in the way, so every phone's grid has the same boxes
+ * and wraps alike whoever's it is, R-70).
  */
-function optionButton(label, value, pressed, onclick, { barred = false, mark = true, name = null } = {}) {
+function optionButton(label, value, pressed, onclick, { barred = false, mark = true, name = null, you = false } = {}) {
   return h(
     'button',
     {
@@ -430,19 +434,14 @@ function optionButton(label, value, pressed, onclick, { barred = false, mark = t
       'aria-disabled': barred ? 'true' : null,
       'aria-describedby': barred ? 'barred-note' : null,
       'aria-label': name,
+      'data-you': you ? `(${t('night.you')})` : null,
       onclick,
     },
     h('span', { class: 'option-label' }, pressed && mark ? '✔ ' : null, label),
   );
 }
 
-/**
- * A player's name in a grid; one's own marked "(you)" in the button's corner, out of the
- * text's way, so that every phone's grid wraps alike whoever's it is (R-70).
- */
-function nameLabel(name, me) {
-  return [h('bdi', { text: name }), name === me ? h('span', { class: 'you-tag', text: `(${t('night.you')})` }) : null];
-}
+
 
 /** The card the President chose this Year (R-34), from the offered pair. */
 function chosenCard(view) {
@@ -543,5 +542,5 @@ function optionLabel(view, action, field, value) {
     const card = (view.project?.offered || []).find((c) => c.id === value);
     return card ? cardFace(card) : cardName(value);
   }
-  return nameLabel(String(value), view.you.name);
+  return h('bdi', { text: String(value) }); // a name
 }
