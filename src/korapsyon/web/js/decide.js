@@ -290,14 +290,14 @@ export class Decisions {
         lettered(view, this.room.code).map(({ letter, plan }) => {
           const index = plans.indexOf(plan);
           const chosen = draft.plan === index;
+          // "Plan" small over a big letter, read as "Plan A" (the ✔ is for the eyes:
+          // aria-pressed says it to a screen reader)
           const label = [
             h('span', { class: 'plan-word', text: t('night.plan_word') }),
-            h('span', { class: 'plan-letter', text: `${chosen ? '✔ ' : ''}${letter}` }),
+            h('br'),
+            h('span', { class: 'plan-letter' }, chosen ? h('span', { 'aria-hidden': 'true', text: '✔ ' }) : null, letter),
           ];
-          return optionButton(label, plan, chosen, () => this.choose(key, 'plan', index), {
-            mark: false,
-            name: t('night.plan', { letter }),
-          });
+          return optionButton(label, plan, chosen, () => this.choose(key, 'plan', index), { mark: false });
         }),
       ),
     );
@@ -417,12 +417,11 @@ function strip(action) {
  * structure of the others (R-70: the night grids of all roles look alike) but is
  * `aria-disabled`; a tap on it shows the neutral `barred-note` (which describes it), and
  * the held role card says why. `mark`: a ✔ before the label when chosen (the plans put
- * theirs by the letter); `name`: the accessible name, when the label is not enough;
- * `you`: one's own name, marked "(you)" in the button's corner by the stylesheet (from
- * `data-you`: no element, no text in the way, so every phone's grid has the same boxes
- * and wraps alike whoever's it is, R-70).
+ * theirs by the letter); `you`: one's own name, marked "(you)" in the button's corner by
+ * the stylesheet (from `data-you`: no element, no text in the way, so every phone's grid
+ * has the same boxes and wraps alike whoever's it is, R-70).
  */
-function optionButton(label, value, pressed, onclick, { barred = false, mark = true, name = null, you = false } = {}) {
+function optionButton(label, value, pressed, onclick, { barred = false, mark = true, you = false } = {}) {
   return h(
     'button',
     {
@@ -433,7 +432,6 @@ function optionButton(label, value, pressed, onclick, { barred = false, mark = t
       'aria-pressed': String(pressed),
       'aria-disabled': barred ? 'true' : null,
       'aria-describedby': barred ? 'barred-note' : null,
-      'aria-label': name,
       'data-you': you ? `(${t('night.you')})` : null,
       onclick,
     },

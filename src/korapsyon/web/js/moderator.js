@@ -124,7 +124,11 @@ class Grimoire {
           'ul',
           { class: 'mod-trackers' },
           h('li', { text: t('mod.protected', { name: secrets.protected ?? t('option.nobody') }) }),
-          h('li', { text: secrets.last_protected?.player ? t('mod.last_protected', { name: secrets.last_protected.player, year: secrets.last_protected.year }) : t('mod.no_last_protected') }),
+          h('li', {
+            text: secrets.last_protected?.year
+              ? t('mod.last_protected', { name: secrets.last_protected.player ?? t('option.nobody'), year: secrets.last_protected.year })
+              : t('mod.no_last_protected'), // (not "Nobody (Year 0)")
+          }),
           h('li', { text: secrets.investigation ? t(`result.investigation.${secrets.investigation.aligned}`, { name: secrets.investigation.target }) : t('mod.no_investigation') }),
           h('li', { text: t(secrets.coa_muted ? 'mod.muted' : 'mod.not_muted') }),
           h('li', { text: t(secrets.witness_used ? 'mod.witness_used' : 'mod.witness_unused') }),
