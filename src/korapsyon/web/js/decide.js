@@ -134,7 +134,7 @@ export function barredReasons(view) {
  * What a player who is asked nothing now is waiting for, naming who decides what
  * (outside the Hidden Phase, where everyone decides at once, R-70).
  */
-export function waitingText(view) {
+export function whoDecides(view) {
   const president = view.president?.name ?? '';
   const project = view.project;
   const card = project?.card ? cardName(project.card) : '';

@@ -9,7 +9,7 @@
 import { Fold, byId, h, renderIfChanged } from './dom.js';
 import { language, stepTitle, t } from './i18n.js';
 import { loadTokens } from './net.js';
-import { Decisions, waitingText } from './decide.js';
+import { Decisions, whoDecides } from './decide.js';
 import { endScreen } from './endscreen.js';
 import { RoleCard } from './rolecard.js';
 import { RoomState, requireRoom, startPage } from './shell.js';
@@ -144,7 +144,7 @@ class Phone {
     if (you && you.status !== 'active') {
       return h('p', { class: 'info', text: t(`phone.${you.status}`, { year: view.players[you.seat].returns_year ?? '' }) });
     }
-    return h('p', { testid: 'waiting-for', class: 'info', data: { step: view.step ?? '' }, text: `⏳ ${waitingText(view)}` });
+    return h('p', { testid: 'waiting-for', class: 'info', data: { step: view.step ?? '' }, text: `⏳ ${whoDecides(view)}` });
   }
 
   /** The host's tools: the timer (R-72) and closing the discussion (R-35). */
