@@ -67,7 +67,7 @@ class Phone {
       this.table.element,
       this.timeline.element,
     );
-    byId('app').replaceChildren(this.waiting, this.waitingGuide, this.screen);
+    byId('app').replaceChildren(this.waitingGuide, this.waiting, this.screen);
   }
 
   draw() {
