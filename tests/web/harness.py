@@ -341,8 +341,18 @@ def choice_root(tab: Tab, snap: Snapshot) -> Locator:
     return tab.el("night-screen") if snap.night else tab.el("choice-panel")
 
 
+def dismiss_nightfall(tab: Tab) -> None:
+    """The pause between a Year's end and the next night (``nightfall``) covers the page
+    until it is tapped away: tap it away, if it is there."""
+    cover = tab.el("nightfall")
+    if cover.count() and cover.is_visible():
+        tab.el("nightfall-continue").click()
+        expect(cover).to_have_count(0)
+
+
 def decide(tab: Tab, snap: Snapshot, picks: dict[str, list[int]]) -> None:
     """Press the chosen options, then ``confirm`` (exactly one act)."""
+    dismiss_nightfall(tab)
     root = choice_root(tab, snap)
     fields = root.locator(tid("field"))
     for index, spec in enumerate(snap.fields):
@@ -548,6 +558,7 @@ def skeleton(tab: Tab) -> Any:
 
 def hold(tab: Tab, target: Locator) -> None:
     """Press and hold (the role card): the mouse stays down until :func:`release`."""
+    dismiss_nightfall(tab)
     target.scroll_into_view_if_needed()
     box = target.bounding_box()
     assert box is not None, "nothing to hold"

@@ -5,6 +5,7 @@ so neither a glance at a neighbour's phone nor the network traffic tells roles a
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from playwright.sync_api import expect
@@ -26,6 +27,7 @@ from tests.web.harness import (
     tid,
     wait_for_game,
 )
+from tests.web.scripted import open_phone
 
 NAMES = table(9)
 
@@ -111,3 +113,84 @@ def _assert_same(shapes: dict[str, Any], roles: dict[str, Role], when: str) -> N
     assert len(groups) == 1, f"R-70 {when}: the night screens differ:\n" + "\n".join(
         f"{', '.join(who)}:\n  {shape}" for shape, who in groups.items()
     )
+
+
+LONG_NAMES = [
+    "Maria Clara de los Santo",  # 24 characters, as long as a name may be
+    "Bartholomew Fitzgerald X",
+    "Ma. Teresita Villanueva",
+    "Kristine Joy Macaraeg",
+    "Juan Dela Cruz III",
+    "Bb. Rosario Lim-Tan",
+    *table(16)[:10],
+]
+
+MEASURE = """() => {
+  const q = (id) => document.querySelector(`[data-testid="${id}"]`);
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return [r.x, r.y, r.width, r.height].map(Math.round);
+  };
+  const confirm = q('confirm');
+  const c = confirm.getBoundingClientRect();
+  const hit = document.elementFromPoint(c.x + c.width / 2, c.y + c.height / 2);
+  const options = [...q('night-screen').querySelectorAll('[data-testid="option"]')];
+  return {
+    height: document.documentElement.scrollHeight,
+    width: document.documentElement.scrollWidth,
+    boxes: {
+      card: box(q('role-card')),
+      night: box(q('night-screen')),
+      fields: [...q('night-screen').querySelectorAll('[data-testid="field"]')].map(box),
+      confirm: box(confirm),
+      status: box(q('ballot-status')),
+    },
+    confirm_reachable: c.top >= 0 && c.bottom <= innerHeight && confirm.contains(hit),
+    cut: options.map((o) => o.querySelector('.option-label'))
+      .filter((l) => l.scrollHeight > l.clientHeight + 1 || l.scrollWidth > l.clientWidth + 1)
+      .map((l) => l.textContent),
+  };
+}"""
+
+
+def test_R70_sixteen_long_names_on_360x640_phones_fit_alike_for_every_role(
+    live: Live, tabs: Tabs
+) -> None:
+    """Sixteen seats with names up to 24 characters (R-02 at 16 deals every role), one
+    360x640 phone in Filipino for a seat of each role, in Year 1's Hidden Phase: every
+    phone's night screen has the same structure, the same boxes and the same page height
+    (R-70), every name and plan letter fits its button whole, and Confirm is on screen
+    without scrolling, under no other element. A short tap on the role card says "hold
+    longer", alike on every phone."""
+    code, host_token = api_room(live)
+    tokens = {name: api_seat(live, code, name) for name in LONG_NAMES}
+    start(live, code, host_token)
+    wait_for_game(live, code)
+    roles = roles_of(live.game(code))
+    assert set(roles.values()) == set(Role)
+    one_each = {role: next(n for n, r in roles.items() if r is role) for role in Role}
+    phones = {
+        role: open_phone(tabs, code, name, tokens[name]["token"], lang="fil")
+        for role, name in one_each.items()
+    }
+    measured: dict[str, Any] = {}
+    shapes: dict[str, Any] = {}
+    hints: set[str] = set()
+    for role, phone in phones.items():
+        expect(phone.el("night-screen")).to_be_visible()
+        phone.page.evaluate("window.scrollTo(0, 0)")
+        found = phone.page.evaluate(MEASURE)
+        assert found["confirm_reachable"], f"{role.value}: Confirm is not on screen"
+        assert found["cut"] == [], f"{role.value}: names or letters cut: {found['cut']}"
+        assert found["width"] <= 360, f"{role.value}: the page is wider than the phone"
+        measured[phone.label] = {"height": found["height"], "boxes": found["boxes"]}
+        shapes[phone.label] = skeleton(phone)
+        phone.el("role-reveal").click()  # too short a tap: the same hint on every phone
+        expect(phone.el("role-hint")).to_have_class(re.compile(r"\btapped\b"))
+        hints.add(phone.el("role-hint").text_content() or "")
+        expect(phone.el("role-name")).to_be_hidden()
+    by_label = {phone.label: role for role, phone in phones.items()}
+    _assert_same(shapes, by_label, "at 360x640 with 16 players")
+    _assert_same(measured, by_label, "at 360x640 with 16 players (boxes, page height)")
+    assert len(hints) == 1, hints
+    tabs.assert_clean()

@@ -12,12 +12,18 @@
  * role's plans are a note of how sure the pick is, but the Corrupt's; and which letter
  * is which plan is drawn anew for each player each night (kept on the phone), so a lit
  * letter tells a neighbour nothing. "Nobody" and the quiet plan are chosen to begin with,
- * so one tap on confirm is always enough, and everyone waits the same way.
+ * so one tap on confirm is always enough, and everyone waits the same way. A name the
+ * rules refuse tonight stays in the grid, looking like the others; tapped, it shows the
+ * same line on every phone ("hold your card to see why"), and the held card says why.
+ *
+ * By day every ballot names what it decides: the term of the office, the project's card
+ * with its cost and what passing or failing does, the player on trial; and a player who
+ * is not asked is told who is deciding what.
  */
 
 import { h } from './dom.js';
 import { t, tn } from './i18n.js';
-import { cardName } from './words.js';
+import { cardName, nameList } from './words.js';
 
 /** Fields whose `null` reads "abstain" (a vote) rather than "nobody" (a target). */
 const ABSTAIN = new Set(['elect', 'witness_vote', 'forced_jail_vote', 'jail_vote']);
@@ -82,7 +88,78 @@ export function nightMeaning(view, code) {
   return {
     instruction: t(`night.prompt.${action}`, params),
     plans: lettered(view, code).map(({ letter, plan }) => t('night.plan_means', { letter, meaning: planText(plan) })),
+    barred: barredReasons(view),
   };
+}
+
+/** The night grid's field for this player's action, and the names it may take (null: a
+ * decoy's, anyone but oneself). */
+function nightField(view) {
+  const choice = view.you.choices[0];
+  const field = choice.action === 'corrupt' ? 'tokhang' : 'target';
+  return { field, allowed: choice.options[field] ?? null };
+}
+
+/** The active players the rules refuse in tonight's grid (R-21, R-22, R-24, R-33). */
+function barredNames(view) {
+  const { allowed } = nightField(view);
+  const me = view.you.name;
+  return view.players
+    .filter((p) => p.status === 'active')
+    .map((p) => p.name)
+    .filter((name) => (allowed ? !allowed.includes(name) : name === me));
+}
+
+/**
+ * Why each refused name is refused tonight, in words for the held role card only (the
+ * grid shows every role the same neutral line, R-70).
+ */
+export function barredReasons(view) {
+  const action = view.you.choices[0]?.action;
+  if (view.step !== 'hidden' || !action) return [];
+  const me = view.you.name;
+  return barredNames(view).map((name) => {
+    const self = name === me;
+    let key = 'night.barred.other';
+    if (action === 'protect') key = self ? 'night.barred.protect_self' : 'night.barred.protect'; // R-21
+    else if (action === 'investigate') key = 'night.barred.investigate_self'; // R-22
+    else if (action === 'auto_jail') key = 'night.barred.president_jail'; // R-24, R-33
+    else if (action === 'corrupt') key = 'night.barred.president_tokhang'; // R-33 variant
+    else if (action === 'ready') key = 'night.barred.note_self';
+    return { name, text: t(key, { name }) };
+  });
+}
+
+/**
+ * What a player who is asked nothing now is waiting for, naming who decides what
+ * (outside the Hidden Phase, where everyone decides at once, R-70).
+ */
+export function whoDecides(view) {
+  const president = view.president?.name ?? '';
+  const project = view.project;
+  const card = project?.card ? cardName(project.card) : '';
+  switch (view.step) {
+    case 'pick_project':
+      return t('waiting_for.pick_project', {
+        president,
+        small: cardName(project?.offered?.[0]?.id),
+        large: cardName(project?.offered?.[1]?.id),
+      });
+    case 'pick_committee':
+      return t('waiting_for.pick_committee', { president, card, n: project?.committee_size ?? 0 });
+    case 'committee_vote':
+      return t('waiting_for.committee_vote', { card, names: nameList(project?.committee) });
+    case 'stand':
+    case 'elect':
+    case 'elect_runoff':
+    case 'witness_vote':
+    case 'forced_jail_vote':
+    case 'jail_vote':
+    case 'jail_runoff':
+      return t(`waiting_for.${view.step}`, { name: view.witness ?? view.forced_vote ?? '' });
+    default:
+      return t('phone.others_deciding');
+  }
 }
 
 const NOTES_KEY = (code) => `korapsyon:notes:${code}`;
@@ -104,6 +181,7 @@ export class Decisions {
     this.drafts = new Map(); // "year:step:action" -> {field: value}
     this.sending = null; // the draft key being sent (or kept until the connection is back)
     this.refusal = null; // {key, text}: the server refused the last confirm of that decision
+    this.barredTap = null; // the draft key whose grid had a refused name tapped last
     this.version = 0; // counts local changes (drafts, sending): the panel redraws on them
   }
 
@@ -120,8 +198,17 @@ export class Decisions {
       'section',
       { testid: 'choice-panel', class: night ? 'choice-panel night' : 'choice-panel', data: { action: choice.action }, 'aria-labelledby': 'choice-prompt' },
       body,
-      this.confirmButton(view, choice, draft, key),
-      this.status(view, key),
+      // (kept in view at the bottom of the screen while the panel is: R-70, the same bar
+      // for every role; Confirm never below the fold, however many players)
+      h(
+        'div',
+        { class: 'confirm-bar' },
+        night
+          ? h('p', { testid: 'barred-note', id: 'barred-note', class: 'barred-note', role: 'status', hidden: this.barredTap !== key, text: `✋ ${t('night.barred')}` })
+          : null,
+        this.confirmButton(view, choice, draft, key),
+        this.status(view, key),
+      ),
     );
   }
 
@@ -162,6 +249,13 @@ export class Decisions {
       draft[field] = value;
     }
     if (this.refusal?.key === key) this.refusal = null;
+    this.barredTap = null;
+    this.changed();
+  }
+
+  /** A refused name was tapped: the same neutral line on every phone (R-70). */
+  refused(key) {
+    this.barredTap = key;
     this.changed();
   }
 
@@ -174,10 +268,9 @@ export class Decisions {
   nightScreen(view, choice, draft, key) {
     const you = view.you;
     const corrupt = choice.action === 'corrupt';
-    const field = corrupt ? 'tokhang' : 'target';
-    const allowed = choice.options[field] ?? null; // null: a decoy, any other player
+    const { field } = nightField(view);
     const active = view.players.filter((p) => p.status === 'active').map((p) => p.name);
-    const barred = (name) => !(allowed ? allowed.includes(name) : name !== you.name);
+    const barred = new Set(barredNames(view));
     const plans = corrupt ? CORRUPT_PLANS : DECOY_PLANS;
     return h(
       'div',
@@ -185,11 +278,12 @@ export class Decisions {
       h('h3', { id: 'choice-prompt', class: 'prompt', text: `🌙 ${t('night.prompt')}` }),
       h(
         'div',
-        { testid: 'field', class: 'field grid', data: { field }, role: 'group', 'aria-labelledby': 'choice-prompt' },
+        { testid: 'field', class: 'field grid names', data: { field }, role: 'group', 'aria-labelledby': 'choice-prompt' },
         [null, ...active].map((name) => {
-          const label = name === null ? `∅ ${t('option.nobody')}` : [h('bdi', { text: name }), name === you.name ? ` (${t('night.you')})` : null];
-          const refused = name !== null && barred(name);
-          return optionButton(label, name, draft[field] === name, () => this.choose(key, field, name), refused);
+          const label = name === null ? `∅ ${t('option.nobody')}` : h('bdi', { text: name });
+          const refused = name !== null && barred.has(name);
+          const onclick = refused ? () => this.refused(key) : () => this.choose(key, field, name);
+          return optionButton(label, name, draft[field] === name, onclick, { barred: refused, you: name === you.name });
         }),
       ),
       h(
@@ -197,7 +291,15 @@ export class Decisions {
         { testid: 'field', class: 'field plans', data: { field: 'plan' }, role: 'group', 'aria-label': t('night.plans') },
         lettered(view, this.room.code).map(({ letter, plan }) => {
           const index = plans.indexOf(plan);
-          return optionButton(t('night.plan', { letter }), plan, draft.plan === index, () => this.choose(key, 'plan', index));
+          const chosen = draft.plan === index;
+          // "Plan" small over a big letter, read as "Plan A" (the ✔ is for the eyes:
+          // aria-pressed says it to a screen reader)
+          const label = [
+            h('span', { class: 'plan-word', text: t('night.plan_word') }),
+            h('br'),
+            h('span', { class: 'plan-letter' }, chosen ? h('span', { 'aria-hidden': 'true', text: '✔ ' }) : null, letter),
+          ];
+          return optionButton(label, plan, chosen, () => this.choose(key, 'plan', index), { mark: false });
         }),
       ),
     );
@@ -209,11 +311,12 @@ export class Decisions {
     const fields = Object.entries(choice.options).map(([field, values]) => {
       const multi = choice.pick > 0;
       const chosen = multi ? draft[field] || [] : draft[field];
+      const names = !['card', 'support', 'stand', 'jail'].includes(field);
       return h(
         'div',
         {
           testid: 'field',
-          class: choice.action === 'pick_project' ? 'field cards' : 'field grid',
+          class: choice.action === 'pick_project' ? 'field cards' : names ? 'field grid names' : 'field grid',
           data: { field, multi: multi ? 'true' : null },
           role: 'group',
           'aria-labelledby': 'choice-prompt',
@@ -224,12 +327,13 @@ export class Decisions {
             value,
             multi ? chosen.includes(value) : chosen === value,
             () => this.choose(key, field, value, multi, choice.pick),
+            { you: names && value === view.you.name },
           ),
         ),
         multi ? h('p', { class: 'hint', role: 'status', text: t('choice.picked', { n: chosen.length, of: choice.pick }) }) : null,
       );
     });
-    return [prompt, ...fields];
+    return [prompt, subject(view, choice), ...fields];
   }
 
   // ---------------------------------------------------------------- sending
@@ -343,9 +447,13 @@ function strip(action) {
 /**
  * An option button. One the rules refuse (`barred`) keeps the look, the words and the
  * structure of the others (R-70: the night grids of all roles look alike) but is
- * `aria-disabled` and does nothing; the held role card says why.
+ * `aria-disabled`; a tap on it shows the neutral `barred-note` (which describes it), and
+ * the held role card says why. `mark`: a ✔ before the label when chosen (the plans put
+ * theirs by the letter); `you`: one's own name, marked "(you)" in the button's corner by
+ * the stylesheet (from `data-you`: no element, no text in the way, so every phone's grid
+ * has the same boxes and wraps alike whoever's it is, R-70).
  */
-function optionButton(label, value, pressed, onclick, barred = false) {
+function optionButton(label, value, pressed, onclick, { barred = false, mark = true, you = false } = {}) {
   return h(
     'button',
     {
@@ -355,22 +463,105 @@ function optionButton(label, value, pressed, onclick, barred = false) {
       data: { value: JSON.stringify(value) },
       'aria-pressed': String(pressed),
       'aria-disabled': barred ? 'true' : null,
-      onclick: barred ? null : onclick,
+      'aria-describedby': barred ? 'barred-note' : null,
+      'data-you': you ? `(${t('night.you')})` : null,
+      onclick,
     },
-    pressed ? '✔ ' : null,
-    label,
+    h('span', { class: 'option-label' }, pressed && mark ? '✔ ' : null, label),
   );
 }
 
+
+
+/** The card the President chose this Year (R-34), from the offered pair. */
+function chosenCard(view) {
+  const project = view.project;
+  return project?.card ? (project.offered || []).find((c) => c.id === project.card) ?? null : null;
+}
+
+/** The Years a President elected now would serve (R-33), as "1–2" kept on one line. */
+function term(view) {
+  const years = view.ruleset?.president_term ?? 2;
+  const until = view.year + years - 1;
+  return { term: until > view.year ? `${view.year}\u2060–\u2060${until}` : String(view.year) };
+}
+
 function promptText(view, choice) {
-  const president = view.president?.name ?? '';
+  const card = chosenCard(view);
   const params = {
     n: choice.pick,
     name: view.witness ?? view.forced_vote ?? '',
     target: view.you.investigation?.target ?? '',
-    president,
+    president: view.president?.name ?? '',
+    card: card ? cardName(card.id) : '',
+    ...term(view),
   };
-  return t(`prompt.${choice.action}`, params);
+  if (choice.action === 'pick_committee') return tn('prompt.pick_committee', choice.pick, params);
+  const runoff = view.step === 'elect_runoff' || view.step === 'jail_runoff';
+  return t(`prompt.${runoff ? view.step : choice.action}`, params);
+}
+
+/**
+ * What a day decision is about, below its question (`ballot-subject`): the office and its
+ * term (R-33), the project's card, its cost and what passing or failing does (R-34), the
+ * player on trial and how a jailing is decided (R-35, R-36, R-41).
+ */
+function subject(view, choice) {
+  const card = chosenCard(view);
+  const lines = [];
+  let face = null;
+  const spending = { cost: card?.cost ?? 0, spending: view.public_spending, target: view.targets.public_spending };
+  switch (choice.action) {
+    case 'stand':
+    case 'elect':
+      lines.push(t('about.president'));
+      break;
+    case 'pick_project':
+      lines.push(t('about.pick_project'));
+      break;
+    case 'pick_committee':
+      face = card && cardFace(card, view.project.committee_size);
+      lines.push(t('about.pick_committee'));
+      break;
+    case 'committee_vote':
+      face = card && cardFace(card, view.project.committee_size);
+      lines.push(`✔ ${t('about.passes', spending)}`, `✖ ${t('about.fails')}`);
+      if (card) lines.push(t('about.kickback', { kickback: card.kickback }));
+      break;
+    case 'witness_vote':
+      lines.push(t('about.witness_vote', { name: view.witness ?? '' }), t('about.jailing', { years: view.ruleset?.suspension_years ?? 3 }));
+      break;
+    case 'forced_jail_vote':
+      lines.push(t('about.forced_jail_vote', { name: view.forced_vote ?? '' }), t('about.jailing', { years: view.ruleset?.suspension_years ?? 3 }));
+      break;
+    case 'jail_vote':
+      lines.push(t('about.jailing', { years: view.ruleset?.suspension_years ?? 3 }));
+      if (view.president && view.players.find((p) => p.name === view.president.name)?.status === 'active') {
+        lines.push(t('about.president_immune', { president: view.president.name })); // R-33
+      }
+      break;
+    default:
+      return null;
+  }
+  return h(
+    'div',
+    { testid: 'ballot-subject', class: 'ballot-subject', data: { card: card && ['pick_committee', 'committee_vote'].includes(choice.action) ? card.id : null } },
+    face,
+    lines.map((line) => h('p', { text: line })),
+  );
+}
+
+/** A project card: its name (never its code), cost, kickback and committee size (R-34:
+ * `size`, when fewer players are active than the card asks for). */
+function cardFace(card, size = null) {
+  return h(
+    'span',
+    { class: 'card-face', data: { card: card.id } },
+    h('strong', { class: 'card-name', text: `${card.id.startsWith('L') ? '🏛' : '🏠'} ${cardName(card.id)}` }),
+    h('span', { text: t('card.cost', { cost: card.cost }) }),
+    h('span', { text: t('card.kickback', { kickback: card.kickback }) }),
+    h('span', { text: t('card.committee', { size: size ?? card.committee }) }),
+  );
 }
 
 /** How an option reads: a name, a card, yes/no, nobody or abstain. */
@@ -379,15 +570,7 @@ function optionLabel(view, action, field, value) {
   if (typeof value === 'boolean') return t(`option.${field}.${value}`);
   if (field === 'card') {
     const card = (view.project?.offered || []).find((c) => c.id === value);
-    if (!card) return value;
-    return h(
-      'span',
-      { class: 'card-face' },
-      h('strong', { text: `${card.id.startsWith('L') ? '🏛' : '🏠'} ${cardName(card.id)}` }),
-      h('span', { text: t('card.cost', { cost: card.cost }) }),
-      h('span', { text: t('card.kickback', { kickback: card.kickback }) }),
-      h('span', { text: t('card.committee', { size: card.committee }) }),
-    );
+    return card ? cardFace(card) : cardName(value);
   }
   return h('bdi', { text: String(value) }); // a name
 }

@@ -106,12 +106,16 @@ export function roomFromUrl() {
   return code ? code.trim().toUpperCase() : null;
 }
 
-/** A `<details>` whose body is redrawn without closing it: open or shut is the user's. */
+/**
+ * A `<details>` whose body is redrawn without closing it: open or shut is the user's. Its
+ * summary shows a ▸/▾ marker (the stylesheet's, for every `<details>`), and the browser
+ * tells assistive technology whether it is expanded.
+ */
 export class Fold {
   constructor(className, open = false) {
     this.summary = h('summary');
     this.body = h('div');
-    this.element = h('details', { class: className, open }, this.summary, this.body);
+    this.element = h('details', { class: `fold ${className}`, open }, this.summary, this.body);
   }
 
   /** Set the summary line and, when `key` changed, the body (see `renderIfChanged`). */
@@ -121,25 +125,46 @@ export class Fold {
   }
 }
 
+/**
+ * Show `dialog` over the page, as a modal: everything else on the page is made inert (no
+ * tap, no focus, out of the accessibility tree) until the returned `close()` removes it.
+ */
+export function modal(dialog) {
+  const behind = [...document.body.children].filter((el) => !el.inert);
+  for (const el of behind) el.inert = true;
+  document.body.append(dialog);
+  return () => {
+    dialog.remove();
+    for (const el of behind) el.inert = false;
+  };
+}
+
 const HOLD_MS = 150;
 
 /**
  * Press and hold `el` (pointer, or Space/Enter while focused) to reveal: `onHold(true)`
  * after a short hold, `onHold(false)` on letting go. A finger that scrolls the page
- * across `el` (which cancels the pointer) never reveals anything.
+ * across `el` (which cancels the pointer) never reveals anything. A press let go before
+ * the hold counts (a tap) calls `onTap()`, so that the page can say "hold longer".
  */
-export function holdToReveal(el, onHold) {
+export function holdToReveal(el, onHold, onTap = () => {}) {
   let pending = null;
   const press = (event) => {
     if (event.type === 'keydown' && !(event.key === ' ' || event.key === 'Enter')) return;
     event.preventDefault();
     if (event.repeat) return; // a key held down repeats: the first press counts
     clearTimeout(pending);
-    pending = setTimeout(() => onHold(true), HOLD_MS);
+    pending = setTimeout(() => {
+      pending = null;
+      onHold(true);
+    }, HOLD_MS);
   };
-  const release = () => {
+  const release = (event) => {
+    const tapped = pending !== null && (event.type === 'pointerup' || event.type === 'keyup');
     clearTimeout(pending);
+    pending = null;
     onHold(false);
+    if (tapped) onTap();
   };
   el.addEventListener('pointerdown', press);
   el.addEventListener('keydown', press);

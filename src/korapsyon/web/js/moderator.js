@@ -9,7 +9,7 @@
 import { actorName, setBar, setWaiting, waitingText } from './bar.js';
 import { Fold, byId, h, renderIfChanged, rerender, withNames } from './dom.js';
 import { endScreen } from './endscreen.js';
-import { cueText } from './words.js';
+import { cardName, cueText } from './words.js';
 import { language, t } from './i18n.js';
 import { loadTokens } from './net.js';
 import { roleBadge } from './roles.js';
@@ -142,7 +142,7 @@ class Grimoire {
           h('li', { text: secrets.investigation ? t(`result.investigation.${secrets.investigation.aligned}`, { name: secrets.investigation.target }) : t('mod.no_investigation') }),
           h('li', { text: t(secrets.coa_muted ? 'mod.muted' : 'mod.not_muted') }),
           h('li', { text: t(secrets.witness_used ? 'mod.witness_used' : 'mod.witness_unused') }),
-          h('li', { text: secrets.audit?.project ? t(secrets.audit.kickback ? 'result.audit.yes' : 'result.audit.no', { project: secrets.audit.project }) : t('result.audit.none') }),
+          h('li', { text: secrets.audit?.project ? t(secrets.audit.kickback ? 'result.audit.yes' : 'result.audit.no', { project: cardName(secrets.audit.project) }) : t('result.audit.none') }),
         ),
       ),
     ];

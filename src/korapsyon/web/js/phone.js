@@ -1,20 +1,23 @@
 /**
- * The phone (`/play?room=CODE`, or `&spectate=1`): the waiting room before the start,
- * then the game from the player's own view - role card, decisions, results, talk, the
- * table's public facts and the timeline - and the end screen. The host's phone also
- * gets the timer controls and closes the discussion (R-35).
+ * The phone (`/play?room=CODE`, or `&spectate=1`): the waiting room (and the guide) before
+ * the start, then the game from the player's own view - role card, decisions, results,
+ * talk, the table's public facts and the timeline, a pause before each night after the
+ * first - and the end screen. The host's phone also gets the timer controls and closes
+ * the discussion (R-35).
  */
 
 import { setBar, setWaiting, waitingText } from './bar.js';
 import { Fold, byId, h, renderIfChanged } from './dom.js';
 import { language, stepTitle, t } from './i18n.js';
 import { loadTokens } from './net.js';
-import { Decisions } from './decide.js';
+import { Decisions, whoDecides } from './decide.js';
 import { endScreen } from './endscreen.js';
 import { RoleCard } from './rolecard.js';
 import { RoomState, requireRoom, startPage } from './shell.js';
 import { playersList, presidentInfo, projectInfo, trackers, votedCount } from './table.js';
-import { Chat, claimButtons } from './talk.js';
+import { Chat, Claims } from './talk.js';
+import { guideButton } from './guide.js';
+import { Nightfall } from './nightfall.js';
 import { Countdown, hostControls } from './timer.js';
 import { NewsBanner, timelineList } from './timeline.js';
 import { drawWaiting, lobbyLine } from './waiting.js';
@@ -26,11 +29,13 @@ class Phone {
     this.room = room;
     this.tokens = tokens;
     this.news = new NewsBanner();
-    this.claimState = { target: null, redraw: () => this.draw() };
+    this.claims = new Claims(room, () => this.draw());
+    this.nightfall = new Nightfall();
     this.decisions = new Decisions(room, () => this.draw());
     this.chat = new Chat(room);
     this.roleCard = new RoleCard(room);
     this.waiting = h('div', { class: 'waiting-slot' });
+    this.waitingGuide = h('div', { class: 'waiting-guide', hidden: true });
     this.year = h('span', { testid: 'year', class: 'year' });
     this.me = h('p', { class: 'me' });
     this.stepTitle = h('h1', { testid: 'step-title', class: 'step-title' });
@@ -62,7 +67,7 @@ class Phone {
       this.table.element,
       this.timeline.element,
     );
-    byId('app').replaceChildren(this.waiting, this.screen);
+    byId('app').replaceChildren(this.waitingGuide, this.waiting, this.screen);
     // the status bar (bar.js), the same on every phone: the step and its timer, the Year
     setBar({ main: [this.stepTitle, this.timerEl], line: [this.year] });
   }
@@ -71,7 +76,9 @@ class Phone {
     const room = this.room;
     const view = room.view;
     this.screen.hidden = !view;
-    drawWaiting(this.waiting, room, this.tokens);
+    const waiting = drawWaiting(this.waiting, room, this.tokens);
+    this.waitingGuide.hidden = !waiting;
+    renderIfChanged(this.waitingGuide, [language(), waiting], () => (waiting ? guideButton('waiting') : []));
     if (!view) {
       this.stepTitle.textContent = t('waiting.title');
       this.year.textContent = '';
@@ -94,6 +101,7 @@ class Phone {
     this.roleCard.element.hidden = view.status === 'finished'; // every role is shown now
     this.nudge(view);
     this.news.update(room.fresh);
+    if (view.step === 'hidden') this.news.element.hidden = true; // (last Year's: told as night falls)
     renderIfChanged(this.slots.end, [language(), view.status, view.outcome, room.timeline.length], () =>
       view.outcome ? endScreen(room, view) : [],
     );
@@ -101,8 +109,8 @@ class Phone {
     // (and when the connection comes or goes: the ballot says whether a choice can go now)
     renderIfChanged(this.slots.decision, [language(), view, this.decisions.version, room.connection, room.queue.size], () => this.decisionOrInfo(view));
     renderIfChanged(this.slots.host, [language(), view.step, view.status, room.timer?.paused ?? null, Boolean(room.timer), room.lobby?.seats?.map((s) => [s.away, s.stand_in])], () => this.hostTools(view));
-    renderIfChanged(this.slots.claims, [language(), you?.claims, view.players, this.claimState.target], () =>
-      you ? claimButtons(room, view, this.claimState) : [],
+    renderIfChanged(this.slots.claims, [language(), you?.claims, view.players, this.claims.version], () =>
+      you ? this.claims.element(view) ?? [] : [],
     );
     this.chat.update();
     this.table.draw(`🏛 ${t('phone.table')}`, [language(), view], () => [
@@ -113,6 +121,7 @@ class Phone {
       playersList(view, room.timeline),
     ]);
     this.timeline.draw(`📜 ${t('timeline.title')}`, [language(), room.timeline.length, room.notices.length], () => timelineList(room.story()));
+    this.nightfall.update(room);
   }
 
   /**
@@ -145,7 +154,7 @@ class Phone {
     if (you && you.status !== 'active') {
       return h('p', { class: 'info', text: t(`phone.${you.status}`, { year: view.players[you.seat].returns_year ?? '' }) });
     }
-    return h('p', { class: 'info', text: `⏳ ${t('phone.others_deciding')}` });
+    return h('p', { testid: 'waiting-for', class: 'info', data: { step: view.step ?? '' }, text: `⏳ ${whoDecides(view)}` });
   }
 
   /** The host's tools: the timer (R-72) and closing the discussion (R-35). */

@@ -42,7 +42,7 @@ export class Chat {
   constructor(room, { everything = false } = {}) {
     this.room = room;
     this.everything = everything;
-    this.messages = h('ol', { class: 'chat-log', 'aria-live': 'polite', tabindex: 0 });
+    this.messages = h('ol', { class: 'chat-log', 'aria-live': 'polite', tabindex: 0, onscroll: () => this.faded() });
     this.channel = h('select', { testid: 'chat-channel', id: 'chat-channel' });
     this.input = h('input', { testid: 'chat-input', id: 'chat-input', type: 'text', maxlength: 500, autocomplete: 'off' });
     this.sendButton = h('button', { type: 'submit', testid: 'chat-send' });
@@ -145,6 +145,12 @@ export class Chat {
       ),
     );
     this.messages.scrollTop = this.messages.scrollHeight;
+    this.faded();
+  }
+
+  /** The log's top line fades out while there is more above it. */
+  faded() {
+    this.messages.classList.toggle('scrolled', this.messages.scrollTop > 0);
   }
 }
 
@@ -156,60 +162,182 @@ function authorName(author) {
   return author;
 }
 
-/** The claims a player may make now (the discussion): buttons that each send one `act`. */
-export function claimButtons(room, view, state) {
-  const claims = view.you?.claims || [];
-  if (claims.length === 0) return null;
-  const me = view.you.name;
-  const others = view.players.filter((p) => p.name !== me).map((p) => p.name);
-  state.target = others.includes(state.target) ? state.target : others[0];
-  const button = (claim, label) =>
-    h('button', {
-      type: 'button',
-      testid: 'claim',
-      class: 'claim',
-      data: { action: 'claim', claim: JSON.stringify(claim) },
-      text: label,
-      onclick: () => room.attempt(room.link.act({ action: 'claim', player: me, ...claim })),
-    });
-  const kinds = new Map(claims.map((c) => [c.options.claim[0], c.options]));
-  const target = state.target;
-  const picker = h(
-    'select',
-    {
-      id: 'claim-target',
-      testid: 'claim-target',
-      onchange: (event) => {
-        state.target = event.target.value;
-        state.redraw();
+/** How long a claim waits on the phone, undoable, before it goes to the table. */
+const CLAIM_HOLD_MS = 5000;
+/** How long the claim buttons stay off after Undo or Send now, so that a second tap of
+ * the same finger does not land on a claim where the buttons were. */
+const CLAIM_SETTLE_MS = 800;
+
+/**
+ * The quick claims of the discussion (`you.claims`, each sent as one `act`). A claim about
+ * a player needs the player chosen first (no one is chosen to begin with, so no stray tap
+ * accuses anyone); a tapped claim is held on the phone for a few seconds, with "Undo" and
+ * "Send now", before it reaches the board, and the phone says when it went.
+ */
+export class Claims {
+  /** `room`: the page's RoomState; `redraw()` after local changes. */
+  constructor(room, redraw) {
+    this.room = room;
+    this.redraw = redraw;
+    this.target = null; // the player chosen in `claim-target` (nobody to begin with)
+    this.held = null; // {claim, label, at, timer, tick}: the claim waiting to go
+    this.last = null; // {state: sent|undone, label}: what became of the last one
+    this.settling = null; // the timer that turns the claim buttons back on
+    this.version = 0; // counts local changes: the section redraws on them
+  }
+
+  /** Turn the claim buttons off for a moment (the bar under the finger has just gone). */
+  settle() {
+    clearTimeout(this.settling);
+    this.settling = setTimeout(() => {
+      this.settling = null;
+      this.changed();
+    }, CLAIM_SETTLE_MS);
+  }
+
+  changed() {
+    this.version += 1;
+    this.redraw();
+  }
+
+  /** Hold `claim` (its fields, without action and player) for a few seconds. */
+  hold(claim, label) {
+    this.drop();
+    const at = Date.now() + CLAIM_HOLD_MS;
+    this.held = {
+      claim,
+      label,
+      at,
+      timer: setTimeout(() => this.sendNow(), CLAIM_HOLD_MS),
+      tick: setInterval(() => this.countdown(), 250),
+    };
+    this.last = null;
+    this.changed();
+  }
+
+  /** Forget the held claim (nothing is sent). */
+  drop() {
+    if (!this.held) return;
+    clearTimeout(this.held.timer);
+    clearInterval(this.held.tick);
+    this.held = null;
+  }
+
+  undo() {
+    const held = this.held;
+    if (!held) return;
+    this.drop();
+    this.settle();
+    this.last = { state: 'undone', label: held.label };
+    this.changed();
+  }
+
+  /** Send the held claim now (one `act`). */
+  async sendNow() {
+    const held = this.held;
+    const view = this.room.view;
+    if (!held || !view?.you) return;
+    this.drop();
+    this.settle();
+    this.changed();
+    const ok = await this.room.attempt(this.room.link.act({ action: 'claim', player: view.you.name, ...held.claim }));
+    this.last = ok ? { state: 'sent', label: held.label } : null;
+    if (ok && held.claim.target) this.target = null; // the next claim chooses again
+    this.changed();
+  }
+
+  /** The seconds left, in the held claim's line (no redraw). */
+  countdown() {
+    const line = document.querySelector('[data-testid="claim-held"] .claim-seconds');
+    if (this.held && line) line.textContent = t('claim.seconds', { n: Math.max(0, Math.ceil((this.held.at - Date.now()) / 1000)) });
+  }
+
+  /** The claims section for `view`, or null when no claim can be made now. */
+  element(view) {
+    const claims = view.you?.claims || [];
+    if (claims.length === 0) {
+      this.drop(); // the discussion is over: a held claim is never sent
+      return null;
+    }
+    const me = view.you.name;
+    const others = view.players.filter((p) => p.name !== me).map((p) => p.name);
+    if (!others.includes(this.target)) this.target = null;
+    const target = this.target;
+    const busy = this.held !== null || this.settling !== null;
+    const button = (claim, label, disabled = false) =>
+      h('button', {
+        type: 'button',
+        testid: 'claim',
+        class: 'claim',
+        data: { action: 'claim', claim: JSON.stringify(claim) },
+        disabled: disabled || busy,
+        text: label,
+        onclick: () => this.hold(claim, label),
+      });
+    const kinds = new Map(claims.map((c) => [c.options.claim[0], c.options]));
+    const who = target ?? t('claim.who');
+    const picker = h(
+      'select',
+      {
+        id: 'claim-target',
+        testid: 'claim-target',
+        'aria-describedby': target ? null : 'claim-target-hint',
+        onchange: (event) => {
+          this.target = event.target.value || null;
+          this.changed();
+        },
       },
-    },
-    others.map((name) => h('option', { value: name, selected: name === target, text: `\u2068${name}\u2069` })),
-  );
-  return h(
-    'section',
-    { class: 'claims', 'aria-labelledby': 'claims-title' },
-    h('h2', { id: 'claims-title', text: `🗣 ${t('claim.title')}` }),
-    h('p', { class: 'hint', text: t('claim.hint') }),
-    kinds.has('role')
-      ? h('div', { class: 'claim-row' }, kinds.get('role').role.map((role) => button({ claim: 'role', role }, t('claim.role', { role: roleTitle(role) }))))
-      : null,
-    kinds.has('audit')
-      ? h(
-          'div',
-          { class: 'claim-row' },
-          [true, false].map((kickback) => button({ claim: 'audit', kickback }, t(`claim.audit.${kickback}`))),
-        )
-      : null,
-    h('div', { class: 'claim-row' }, h('label', { for: 'claim-target', text: t('claim.about') }), picker),
-    h(
-      'div',
-      { class: 'claim-row' },
-      kinds.has('suspect') ? button({ claim: 'suspect', target }, t('claim.suspect', { name: target })) : null,
-      kinds.has('trust') ? button({ claim: 'trust', target }, t('claim.trust', { name: target })) : null,
-      kinds.has('investigation')
-        ? ['good', 'bad'].map((aligned) => button({ claim: 'investigation', target, aligned }, t(`claim.investigation.${aligned}`, { name: target })))
+      h('option', { value: '', selected: target === null, text: t('claim.choose') }),
+      others.map((name) => h('option', { value: name, selected: name === target, text: `\u2068${name}\u2069` })),
+    );
+    return h(
+      'section',
+      { class: 'claims', 'aria-labelledby': 'claims-title' },
+      h('h2', { id: 'claims-title', text: `🗣 ${t('claim.title')}` }),
+      h('p', { class: 'hint', text: t('claim.hint') }),
+      kinds.has('role')
+        ? h('div', { class: 'claim-row' }, kinds.get('role').role.map((role) => button({ claim: 'role', role }, t('claim.role', { role: roleTitle(role) }))))
         : null,
-    ),
-  );
+      kinds.has('audit')
+        ? h(
+            'div',
+            { class: 'claim-row' },
+            [true, false].map((kickback) => button({ claim: 'audit', kickback }, t(`claim.audit.${kickback}`))),
+          )
+        : null,
+      h('div', { class: 'claim-row about' }, h('label', { for: 'claim-target', text: t('claim.about') }), picker),
+      h('p', { testid: 'claim-target-hint', id: 'claim-target-hint', class: 'hint warn', hidden: target !== null, text: t('claim.pick_first') }),
+      h(
+        'div',
+        { class: 'claim-row targeted' },
+        kinds.has('suspect') ? button({ claim: 'suspect', target }, t('claim.suspect', { name: who }), !target) : null,
+        kinds.has('trust') ? button({ claim: 'trust', target }, t('claim.trust', { name: who }), !target) : null,
+        kinds.has('investigation')
+          ? ['good', 'bad'].map((aligned) => button({ claim: 'investigation', target, aligned }, t(`claim.investigation.${aligned}`, { name: who }), !target))
+          : null,
+      ),
+      this.heldBar(),
+    );
+  }
+
+  /** The held claim with Undo and Send now, or what became of the last claim. */
+  heldBar() {
+    if (this.held) {
+      const seconds = Math.max(0, Math.ceil((this.held.at - Date.now()) / 1000));
+      return h(
+        'div',
+        { testid: 'claim-held', class: 'claim-held', role: 'status' },
+        h('p', {}, h('strong', { text: `🗣 “${this.held.label}”` }), ' ', h('span', { class: 'claim-seconds', text: t('claim.seconds', { n: seconds }) })),
+        h(
+          'div',
+          { class: 'claim-held-buttons' },
+          h('button', { type: 'button', testid: 'claim-undo', class: 'big', text: `↩ ${t('claim.undo')}`, onclick: () => this.undo() }),
+          h('button', { type: 'button', testid: 'claim-send-now', class: 'primary big', text: `📣 ${t('claim.send_now')}`, onclick: () => this.sendNow() }),
+        ),
+      );
+    }
+    if (!this.last) return null;
+    const icon = this.last.state === 'sent' ? '✔' : '↩';
+    return h('p', { testid: 'claim-status', class: `claim-status ${this.last.state}`, role: 'status', data: { state: this.last.state }, text: `${icon} ${t(`claim.${this.last.state}`, { claim: this.last.label })}` });
+  }
 }

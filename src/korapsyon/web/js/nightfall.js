@@ -1,0 +1,80 @@
+/**
+ * The pause between a Year's end and the next night: when a phone that watched a Year go
+ * by sees the next Hidden Phase begin, it covers the night screen with what happened at
+ * the end of the Year (the jail vote and its result, from the public timeline) and "Night
+ * N falls: hold your card, then choose", until the player taps on. Built from public
+ * facts only, so it is the same on every phone, whatever the role (R-70); a phone opened
+ * (or reloaded) in the middle of a night goes straight to it.
+ */
+
+import { h, modal } from './dom.js';
+import { t } from './i18n.js';
+import { entryText } from './words.js';
+
+/** What the end of a Year tells, from the discussion's close on (R-35 to R-38, R-41). */
+const END_OF_YEAR = new Set([
+  'witness_testimony', 'forced_vote_called', 'vote_tally', 'jailing_blocked', 'player_jailed',
+  'player_eliminated', 'nobody_jailed', 'notice', 'year_ended',
+]);
+
+/** What the start of the next Year tells before its night (R-20). */
+const START_OF_YEAR = new Set(['player_returned', 'presidency_ended']);
+
+export class Nightfall {
+  constructor() {
+    this.seen = null; // the Year of the last view drawn
+    this.element = null; // the cover, while it shows
+    this.release = null; // what gives the page back (see dom.modal)
+  }
+
+  /** Show, keep or take away the cover for `room`'s view (its public `story`). */
+  update(room) {
+    const view = room.view;
+    if (!view) return;
+    const night = view.step === 'hidden' && view.status !== 'finished';
+    if (night && this.seen !== null && view.year > this.seen && !this.element) this.show(view.year, room.story());
+    if (!night) this.close(); // the night is over (stale news): nothing to keep covered
+    this.seen = view.year;
+  }
+
+  show(year, story) {
+    const ended = year - 1;
+    const entries = story.filter((e) => !e.private);
+    const inEnded = entries.filter((e) => e.year === ended);
+    const opened = inEnded.findLastIndex((e) => e.kind === 'discussion_opened');
+    const lines = [
+      ...inEnded.slice(opened + 1).filter((e) => END_OF_YEAR.has(e.kind)),
+      ...entries.filter((e) => e.year === year && START_OF_YEAR.has(e.kind)),
+    ];
+    const go = h('button', {
+      type: 'button',
+      testid: 'nightfall-continue',
+      class: 'primary big',
+      text: `🌙 ${t('nightfall.continue')}`,
+      onclick: () => {
+        this.close();
+        window.scrollTo(0, 0); // the role card first, then the night's choice
+      },
+    });
+    this.element = h(
+      'div',
+      { testid: 'nightfall', class: 'overlay nightfall', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'nightfall-title', data: { year } },
+      h(
+        'div',
+        { class: 'overlay-box nightfall-box' },
+        h('h2', { id: 'nightfall-title', text: t('nightfall.year_ended', { year: ended }) }),
+        h('ul', { testid: 'nightfall-news', class: 'nightfall-news' }, lines.map((entry) => h('li', { data: { kind: entry.kind }, text: entryText(entry) }))),
+        h('p', { class: 'nightfall-next', text: `🌙 ${t('nightfall.next', { year })}` }),
+        go,
+      ),
+    );
+    this.release = modal(this.element);
+    go.focus();
+  }
+
+  close() {
+    this.release?.();
+    this.release = null;
+    this.element = null;
+  }
+}

@@ -1,0 +1,104 @@
+"""Quick claims (#18) on a 360x640 phone, in English and Filipino: no player is chosen to
+begin with, so no claim about a player can go out before one is chosen (the buttons say
+so); a tapped claim is held on the phone with Undo and Send now before it reaches the
+table: Undo sends nothing, Send now sends exactly one; no claim's words spill out of its
+button ("Pinagkakatiwalaan ko si …")."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, expect
+
+from korapsyon.rules.actions import Claim
+from korapsyon.selfplay import table
+from tests.server.live import Live, start
+from tests.web.harness import Tab, Tabs, api_room, tid, wait_for_game
+from tests.web.scripted import Seats, names_tokens, open_phone
+
+NAMES = ["Ana", "Maria Clara de los Santos"[:24], *table(9)[1:8]]
+
+OVERFLOWING = """(els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1)
+  .map((el) => el.textContent)"""
+
+
+def _claims_sent(tab: Tab) -> list[dict[str, Any]]:
+    acts = [m["action"] for m in tab.acts_sent() if m["type"] == "act"]
+    return [a for a in acts if a["action"] == "claim"]
+
+
+def _targeted(tab: Tab) -> Locator:
+    about = "[data-claim*='suspect'], [data-claim*='trust'], [data-claim*='investigation']"
+    return tab.page.locator(f"{tid('claim')}:is({about})")
+
+
+@pytest.mark.parametrize("lang", ["en", "fil"])
+def test_a_claim_needs_a_chosen_player_and_can_be_undone(live: Live, tabs: Tabs, lang: str) -> None:
+    code, host_token = api_room(live)
+    tokens = names_tokens(live, code, NAMES)
+    seats = Seats(live, code, host_token, {n: t for n, t in tokens.items() if n != "Ana"})
+    ana = open_phone(tabs, code, "Ana", tokens["Ana"], lang=lang)
+    start(live, code, host_token)
+    wait_for_game(live, code)
+
+    def discussion() -> bool:
+        step = live.game(code).step
+        return step is not None and step.value == "discussion"
+
+    seats.until(discussion, phones=[ana], end_discussion=False)  # (it stays open)
+    expect(ana.el("screen")).to_have_attribute("data-step", "discussion")
+
+    # nobody is chosen: every claim about a player is off, and the phone says why
+    expect(ana.el("claim-target")).to_have_value("")
+    targeted = _targeted(ana)
+    expect(targeted).to_have_count(4)  # suspect, trust, the Ombudsperson's two
+    for index in range(4):
+        expect(targeted.nth(index)).to_be_disabled()
+    expect(ana.el("claim-target-hint")).to_be_visible()
+    role_claims = ana.page.locator(f"{tid('claim')}[data-claim*='role']")
+    expect(role_claims.first).to_be_enabled()  # (a claim about oneself needs no one)
+
+    long_name = NAMES[1]
+    ana.el("claim-target").select_option(long_name)
+    expect(ana.el("claim-target-hint")).to_be_hidden()
+    for index in range(4):
+        expect(targeted.nth(index)).to_be_enabled()
+    buttons = ana.page.locator(tid("claim"))
+    assert buttons.evaluate_all(OVERFLOWING) == []  # every claim fits its button at 360 px
+    assert ana.page.evaluate("document.documentElement.scrollWidth") <= 360
+
+    # a tap holds the claim on the phone: Undo, and nothing went out
+    trust = ana.page.locator(f"{tid('claim')}[data-claim*='trust']")
+    claim = json.loads(trust.get_attribute("data-claim") or "{}")
+    assert claim == {"claim": "trust", "target": long_name}
+    trust.click()
+    held = ana.el("claim-held")
+    expect(held).to_be_visible()
+    expect(held).to_contain_text(long_name)
+    expect(trust).to_be_disabled()  # one claim at a time: a second tap does nothing
+    ana.el("claim-undo").click()
+    expect(held).to_have_count(0)
+    expect(ana.el("claim-status")).to_have_attribute("data-state", "undone")
+    assert _claims_sent(ana) == []
+    assert not [a for a in live.game(code).actions if isinstance(a, Claim)]
+
+    # Send now: exactly one claim, the one tapped
+    suspect = ana.page.locator(f"{tid('claim')}[data-claim*='suspect']")
+    suspect.click()  # (waits for the buttons to come back on after Undo)
+    expect(held).to_be_visible()
+    ana.el("claim-send-now").click()
+    expect(ana.el("claim-status")).to_have_attribute("data-state", "sent")
+    expect(ana.el("claim-status")).to_contain_text(long_name)
+    sent = _claims_sent(ana)
+    assert [{k: v for k, v in a.items() if k != "player"} for a in sent] == [
+        {"action": "claim", "claim": "suspect", "target": long_name}
+    ]
+    claims = [a for a in live.game(code).actions if isinstance(a, Claim)]
+    assert [(a.player, a.claim, a.target) for a in claims] == [("Ana", "suspect", long_name)]
+    # the next claim about a player chooses again
+    expect(ana.el("claim-target")).to_have_value("")
+    expect(suspect).to_be_disabled()
+    seats.close()
+    tabs.assert_clean()

@@ -1,0 +1,131 @@
+"""The pause between a Year's end and the next night, and barred choices that say why
+(#18), on 360x640 phones: when Year 2's night falls, a Lawyer's phone and a Citizen's are
+covered by the same account of the Year's end (the jail vote and its result) until
+tapped on (R-70); then each taps its own name, which the rules refuse tonight (R-21: the
+Lawyer protected themself last Year; a decoy's note is about someone else): both phones
+show the same neutral line in the same place, and only the held card says why."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from playwright.sync_api import expect
+
+from korapsyon.rules.roles import Role
+from korapsyon.selfplay import table
+from tests.server.live import Live, start
+from tests.web.harness import (
+    Tab,
+    Tabs,
+    api_room,
+    confirm_button,
+    hold,
+    release,
+    roles_of,
+    snapshot,
+    wait_after_confirm,
+    wait_for_game,
+)
+from tests.web.scripted import Seats, catalog, names_tokens, open_phone, plain
+
+NAMES = table(9)
+
+
+def _grid_option(tab: Tab, name: str | None) -> Any:
+    grid = tab.el("night-screen").locator('[data-testid="field"]').first
+    return grid.locator(f"[data-testid='option'][data-value='{json.dumps(name)}']")
+
+
+def test_R21_R70_the_night_falls_alike_and_a_refused_name_says_why_in_the_card(
+    live: Live, tabs: Tabs
+) -> None:
+    words = catalog("en")
+    code, host_token = api_room(live)
+    tokens = names_tokens(live, code, NAMES)
+    start(live, code, host_token)
+    wait_for_game(live, code)
+    roles = roles_of(live.game(code))
+    lawyer = next(n for n, r in roles.items() if r is Role.LAWYER)
+    citizen = next(n for n, r in roles.items() if r is Role.CITIZEN)
+    seats = Seats(
+        live, code, host_token, {n: t for n, t in tokens.items() if n not in (lawyer, citizen)}
+    )
+    phones = {name: open_phone(tabs, code, name, tokens[name]) for name in (lawyer, citizen)}
+    for tab in phones.values():
+        expect(tab.el("night-screen")).to_be_visible()
+        expect(tab.el("nightfall")).to_have_count(0)  # not before the first night
+
+    # Year 1: the Lawyer protects themself (R-21), the Citizen names nobody
+    law = phones[lawyer]
+    _grid_option(law, lawyer).click()
+    for tab in phones.values():
+        before = snapshot(tab)
+        confirm_button(tab).click()
+        wait_after_confirm(tab, before)
+
+    jailed: list[str] = []
+
+    def policy(name: str, view: dict[str, Any]) -> dict[str, Any] | None:
+        """The test's seats jail the first of them on the ballot (R-36)."""
+        choice = view["you"]["choices"][0]
+        if choice["action"] != "jail_vote":
+            return None
+        if not jailed:
+            jailed.append(next(n for n in choice["options"]["target"] if n in seats.seats))
+        return {"action": "jail_vote", "player": name, "target": jailed[0]}
+
+    def year_two() -> bool:
+        game = live.game(code)
+        return game.year == 2 and game.step is not None and game.step.value == "hidden"
+
+    seats.until(year_two, policy, phones=list(phones.values()), timeout=60)
+
+    # the pause: the same account on both phones, until each is tapped on
+    covers = []
+    for tab in phones.values():
+        cover = tab.el("nightfall")
+        expect(cover).to_be_visible()
+        expect(cover).to_have_attribute("data-year", "2")
+        news = tab.el("nightfall-news").locator("li")
+        expect(news.and_(tab.page.locator("[data-kind='player_jailed']"))).to_have_count(1)
+        expect(tab.el("nightfall-news")).to_contain_text(jailed[0])
+        covers.append((plain(cover.text_content()), cover.locator(".overlay-box").bounding_box()))
+    assert covers[0] == covers[1]  # R-70: word for word, box for box
+    for tab in phones.values():
+        tab.el("nightfall-continue").click()
+        expect(tab.el("nightfall")).to_have_count(0)
+        expect(tab.el("night-screen")).to_be_visible()
+
+    # each taps its own name: refused tonight, the same neutral line on both phones
+    notes = []
+    for name, tab in phones.items():
+        mine = _grid_option(tab, name)
+        expect(mine).to_have_attribute("aria-disabled", "true")
+        mine.click(force=True)  # (a finger taps it: Playwright would wait for "enabled")
+        note = tab.el("barred-note")
+        expect(note).to_be_visible()
+        expect(note).to_have_text(f"✋ {words['night.barred']}")
+        expect(mine).to_have_attribute("aria-pressed", "false")
+        expect(_grid_option(tab, None)).to_have_attribute("aria-pressed", "true")
+        notes.append((note.bounding_box(), confirm_button(tab).bounding_box()))
+    assert notes[0] == notes[1]
+
+    # only the held card says why (R-21; a decoy's note is about someone else)
+    hold(law, law.el("role-reveal"))
+    reason = law.el("barred-reasons").locator(f"li[data-name='{lawyer}']")
+    expect(reason).to_have_text(f"✋ {words['night.barred.protect_self']}")
+    expect(law.el("last-protected")).to_have_text(words["result.last_protected_self"])
+    release(law)
+    other = phones[citizen]
+    hold(other, other.el("role-reveal"))
+    reason = other.el("barred-reasons").locator(f"li[data-name='{citizen}']")
+    expect(reason).to_have_text(f"✋ {words['night.barred.note_self']}")
+    release(other)
+
+    # a name the rules allow takes the note away
+    _grid_option(law, citizen).click()
+    expect(law.el("barred-note")).to_be_hidden()
+    expect(_grid_option(law, citizen)).to_have_attribute("aria-pressed", "true")
+    seats.close()
+    tabs.assert_clean()
