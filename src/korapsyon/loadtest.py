@@ -692,6 +692,7 @@ def summary(result: LoadResult) -> dict[str, Any]:
     return {
         "rooms": result.rooms,
         "connections": result.connections,
+        "seconds": round(result.seconds, 1),  # measured: --seconds, or longer with --games
         "actions_per_second": round(result.actions_per_second, 1),
         "p50_ms": round(result.percentile(50), 2),
         "p99_ms": round(result.percentile(99), 2),
