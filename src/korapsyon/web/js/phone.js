@@ -101,7 +101,8 @@ class Phone {
     this.roleCard.element.hidden = view.status === 'finished'; // every role is shown now
     this.nudge(view);
     this.news.update(room.fresh);
-    if (view.step === 'hidden') this.news.element.hidden = true; // (last Year's: told as night falls)
+    // (last Year's news: told as night falls; at the end, the end screen tells it)
+    if (view.step === 'hidden' || view.status === 'finished') this.news.element.hidden = true;
     renderIfChanged(this.slots.end, [language(), view.status, view.outcome, room.timeline.length], () =>
       view.outcome ? endScreen(room, view) : [],
     );
