@@ -1,6 +1,6 @@
 """Accessibility checks in the browser tests: axe-core (the npm package, installed into
 ``.venv/npm`` by scripts/test, or wherever ``KORAPSYON_AXE`` points) run inside a page as
-it shows now, keeping the violations a person would hit: impact "serious" or "critical"
+it shows now, keeping the violations a person would hit: impact "moderate", "serious" or "critical"
 (or the impacts ``KORAPSYON_AXE_IMPACTS`` lists).
 
 axe-core is put into the page through the DevTools protocol (Playwright's ``evaluate``), so
@@ -24,7 +24,7 @@ from tests.web.harness import Tab
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = Path(os.environ.get("KORAPSYON_AXE", ROOT / ".venv/npm/node_modules/axe-core/axe.min.js"))
-IMPACTS = tuple(os.environ.get("KORAPSYON_AXE_IMPACTS", "serious,critical").split(","))
+IMPACTS = tuple(os.environ.get("KORAPSYON_AXE_IMPACTS", "moderate,serious,critical").split(","))
 """The impacts that fail a test (``KORAPSYON_AXE_IMPACTS=minor,moderate,serious,critical``
 lists every finding, to look for more than the tests require)."""
 
@@ -79,6 +79,6 @@ class Audit:
             self.found.append(f"{'/'.join(key)}: {v['rule']} [{v['impact']}] {v['help']}: {nodes}")
 
     def assert_clean(self) -> None:
-        assert not self.found, "axe-core found serious or critical violations:\n" + "\n".join(
+        assert not self.found, f"axe-core found {'/'.join(IMPACTS)} violations:\n" + "\n".join(
             dict.fromkeys(self.found)
         )

@@ -65,6 +65,15 @@ def save(tab: Tab, out: Path, name: str) -> Path:
     return path
 
 
+def unrevealed(board: Tab) -> Tab:
+    """The board with its latest result's full-screen reveal closed (a key closes it, as at
+    the table), so the shot shows the board under it."""
+    if board.el("board-reveal").is_visible():
+        board.page.keyboard.press("Escape")
+    expect(board.el("board-reveal")).to_be_hidden()
+    return board
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="Screenshots of the web client's screens.")
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
@@ -147,7 +156,7 @@ def shoot(tabs: Tabs, live: Live, out: Path) -> None:
     save(host, out, "phone-president-project")
     save(moderator, out, "moderator")
     at("jail_vote")
-    save(board, out, "board")
+    save(unrevealed(board), out, "board")
     play_turns(
         phones,
         names,
@@ -157,8 +166,9 @@ def shoot(tabs: Tabs, live: Live, out: Path) -> None:
         timeout=300,
     )
     expect(board.el("end-screen")).to_be_visible()
+    host.page.evaluate("window.scrollTo(0, 0)")
     save(host, out, "phone-end")
-    save(board, out, "board-end")
+    save(unrevealed(board), out, "board-end")
 
 
 if __name__ == "__main__":

@@ -21,8 +21,8 @@ let errorTimer = null;
 /** Build the bar for a page of `kind` and put it after (board: into) the page's header. */
 export function buildBar(kind, header) {
   const bar = h(
-    'div',
-    { testid: 'status-bar', class: `status-bar bar-${kind}`, data: { wake: 'off' } },
+    'section', // a landmark: a screen reader finds the state of play at once
+    { testid: 'status-bar', class: `status-bar bar-${kind}`, 'aria-label': t('bar.label'), data: { wake: 'off' } },
     h(
       'div',
       { class: 'bar-row' },
@@ -43,6 +43,7 @@ export function buildBar(kind, header) {
  */
 export function setBar({ main = [], line = [] }) {
   const bar = byId('status-bar');
+  bar.setAttribute('aria-label', t('bar.label')); // (in the language chosen since)
   bar.querySelector('.bar-status').replaceChildren(...main);
   bar.querySelector('.bar-own').replaceChildren(...line);
   bar.classList.toggle('with-status', main.length > 0);

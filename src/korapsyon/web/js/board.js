@@ -35,6 +35,7 @@ class Board {
     this.timerEl = h('div', { testid: 'board-timer', class: 'board-timer', role: 'timer' });
     this.countdown = new Countdown(this.timerEl, room.link);
     this.waiting = h('div', { class: 'waiting-slot board-waiting' });
+    this.waitingTitle = h('h1', { class: 'sr-only' }); // (the game's heading is its Year and step)
     this.slots = {
       head: h('div', { class: 'board-head-facts' }),
       voted: h('div', { class: 'board-voted-slot' }),
@@ -69,7 +70,7 @@ class Board {
       ),
       h('div', { class: 'board-stage' }, this.slots.end, this.main, this.reveal.element),
     );
-    byId('app').replaceChildren(this.waiting, this.game);
+    byId('app').replaceChildren(this.waitingTitle, this.waiting, this.game);
   }
 
   /** Draw the room; `why` is the message that changed it (only updates reveal). */
@@ -78,6 +79,8 @@ class Board {
     const view = room.view;
     this.narrator.draw();
     this.game.hidden = !view;
+    this.waitingTitle.hidden = !!view;
+    this.waitingTitle.textContent = t('waiting.title');
     document.documentElement.classList.toggle('board-waiting-room', !view);
     drawWaiting(this.waiting, room, this.tokens);
     if (!view) return;

@@ -275,7 +275,7 @@ export class Decisions {
     return h(
       'div',
       { testid: 'night-screen', class: 'night-screen' },
-      h('h3', { id: 'choice-prompt', class: 'prompt', text: `🌙 ${t('night.prompt')}` }),
+      h('h2', { id: 'choice-prompt', class: 'prompt', text: `🌙 ${t('night.prompt')}` }),
       h(
         'div',
         { testid: 'field', class: 'field grid names', data: { field }, role: 'group', 'aria-labelledby': 'choice-prompt' },
@@ -307,7 +307,7 @@ export class Decisions {
 
   // ---------------------------------------------------------------- the day
   dayFields(view, choice, draft, key) {
-    const prompt = h('h3', { id: 'choice-prompt', class: 'prompt', text: promptText(view, choice) });
+    const prompt = h('h2', { id: 'choice-prompt', class: 'prompt', text: promptText(view, choice) });
     const fields = Object.entries(choice.options).map(([field, values]) => {
       const multi = choice.pick > 0;
       const chosen = multi ? draft[field] || [] : draft[field];

@@ -13,9 +13,10 @@ import { cardName, nameList, pinText } from './words.js';
 
 const STATUS_ICONS = { active: '●', suspended: '⛓', eliminated: '✖' };
 
+/** The page's heading on the board and the moderator's screen: the Year and the step. */
 export function yearAndStep(view) {
   return h(
-    'div',
+    'h1',
     { class: 'year-step' },
     h('span', { testid: 'board-year', class: 'board-year', data: { year: view.year }, text: t('year.long', { year: view.year }) }),
     h('span', { testid: 'board-step', class: 'board-step', data: { step: view.step ?? '' }, text: view.step ? stepTitle(view.step) : t('step.over') }),
