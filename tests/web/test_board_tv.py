@@ -54,6 +54,9 @@ FITS = """(hooks) => {
       if (el.scrollHeight > el.clientHeight + 2 && getComputedStyle(el).overflowY !== 'visible') {
         out.push(`${hook} ${el.dataset.name || ''} hides ${el.scrollHeight - el.clientHeight}px`);
       }
+      if (el.scrollWidth > el.clientWidth + 2 && getComputedStyle(el).overflowX !== 'visible') {
+        out.push(`${hook} ${el.dataset.name || ''} hides ${el.scrollWidth - el.clientWidth}px across`);
+      }
     }
   }
   for (const el of document.querySelectorAll('[data-testid="board-player"]')) {
