@@ -13,7 +13,7 @@
  * the browser has it).
  */
 
-import { byId, h } from './dom.js';
+import { byTestId, h } from './dom.js';
 import { t } from './i18n.js';
 
 let errorTimer = null;
@@ -42,7 +42,7 @@ export function buildBar(kind, header) {
  * up to date itself) and `line` before the words on who is awaited.
  */
 export function setBar({ main = [], line = [] }) {
-  const bar = byId('status-bar');
+  const bar = byTestId('status-bar');
   bar.setAttribute('aria-label', t('bar.label')); // (in the language chosen since)
   bar.querySelector('.bar-status').replaceChildren(...main);
   bar.querySelector('.bar-own').replaceChildren(...line);
@@ -52,16 +52,16 @@ export function setBar({ main = [], line = [] }) {
 
 /** Who (or what) the table is waiting for now: a line of the bar ('' for none). */
 export function setWaiting(text) {
-  const el = byId('bar-waiting');
+  const el = byTestId('bar-waiting');
   if (!el || el.textContent === text) return;
   el.textContent = text;
   showLine();
 }
 
 function showLine() {
-  const bar = byId('status-bar');
+  const bar = byTestId('status-bar');
   const line = bar.querySelector('.bar-line');
-  line.hidden = !byId('bar-waiting').textContent && !bar.querySelector('.bar-own').textContent;
+  line.hidden = !byTestId('bar-waiting').textContent && !bar.querySelector('.bar-own').textContent;
 }
 
 /**
@@ -70,19 +70,19 @@ function showLine() {
  * lives) or `closed` (not connected: `first` says whether it ever was).
  */
 export function setConnection(state, first = false) {
-  const el = byId('connection');
+  const el = byTestId('connection');
   if (!el) return;
   el.dataset.state = state;
   el.dataset.first = String(first);
   const key = state === 'open' ? 'connection.open' : state === 'syncing' ? 'connection.syncing' : first ? 'connection.connecting' : 'connection.closed';
   const icon = { open: '●', syncing: '◐', closed: '○' }[state];
   el.replaceChildren(h('span', { 'aria-hidden': 'true', text: icon }), ' ', h('span', { class: 'conn-word', text: t(key) }));
-  byId('status-bar').dataset.connection = state;
+  byTestId('status-bar').dataset.connection = state;
 }
 
 /** Show a message in the bar's `error` line (cleared after a while). */
 export function showError(message) {
-  const el = byId('error');
+  const el = byTestId('error');
   if (!el) return;
   el.textContent = message;
   el.hidden = false;
@@ -94,7 +94,7 @@ export function showError(message) {
 
 /** Hide the error line (what it said is out of date: a later request went through). */
 export function clearError() {
-  const el = byId('error');
+  const el = byTestId('error');
   if (el) el.hidden = true;
 }
 
@@ -194,7 +194,7 @@ export class Awake {
   }
 
   show(state) {
-    const bar = byId('status-bar');
+    const bar = byTestId('status-bar');
     if (bar) bar.dataset.wake = state;
   }
 }

@@ -11,15 +11,14 @@
  * screen, so it reads from across a room.
  */
 
-import { byId, h, renderIfChanged, rerender } from './dom.js';
+import { byTestId, h, renderIfChanged, rerender } from './dom.js';
 import { cueText } from './words.js';
 import { language, t } from './i18n.js';
-import { loadTokens } from './net.js';
 import { chartLegend, treasuryChart, treasuryTile, treasuryYears } from './chart.js';
 import { endScreen } from './endscreen.js';
 import { Narrator } from './narrate.js';
 import { Reveal } from './reveal.js';
-import { RoomState, requireRoom, startPage } from './shell.js';
+import { runPage } from './shell.js';
 import { playersList, presidentInfo, projectInfo, trackers, votedCount, yearAndStep } from './table.js';
 import { Countdown, hostControls } from './timer.js';
 import { NewsBanner, timelineList } from './timeline.js';
@@ -70,7 +69,7 @@ class Board {
       ),
       h('div', { class: 'board-stage' }, this.slots.end, this.main, this.reveal.element),
     );
-    byId('app').replaceChildren(this.waitingTitle, this.waiting, this.game);
+    byTestId('app').replaceChildren(this.waitingTitle, this.waiting, this.game);
   }
 
   /** Draw the room; `why` is the message that changed it (only updates reveal). */
@@ -135,16 +134,4 @@ function fitToScreen(el) {
   addEventListener('resize', () => el.isConnected && requestAnimationFrame(fit));
 }
 
-async function main() {
-  let board = null;
-  await startPage('board', () => board?.draw());
-  const code = requireRoom();
-  if (!code) return;
-  const tokens = loadTokens(code);
-  const hello = tokens.host_token ? { host_token: tokens.host_token } : { spectate: true };
-  const room = new RoomState(hello, (why) => board.draw(why));
-  board = new Board(room, tokens);
-  room.connect();
-}
-
-main();
+runPage('board', (tokens) => (tokens.host_token ? { host_token: tokens.host_token } : { spectate: true }), Board);

@@ -2,7 +2,7 @@
  * DOM helpers shared by every page.
  *
  * `h()` builds elements; text (names, chat, anything from the server) only ever goes in
- * through `textContent` / text nodes, never as HTML. `byId()` finds a test hook
+ * through `textContent` / text nodes, never as HTML. `byTestId()` finds a test hook
  * (`data-testid`, docs/CLIENT.md). `rerender()` replaces a section's children while
  * keeping the keyboard focus on the "same" control.
  */
@@ -45,7 +45,7 @@ function setProps(el, props) {
 }
 
 /** The first element with this test hook, inside `root`. */
-export function byId(testid, root = document) {
+export function byTestId(testid, root = document) {
   return root.querySelector(`[data-testid="${testid}"]`);
 }
 

@@ -15,7 +15,7 @@
  * form, a room that could not be made under the create buttons (`create-error`).
  */
 
-import { byId, roomFromUrl } from './dom.js';
+import { byTestId, roomFromUrl } from './dom.js';
 import { t } from './i18n.js';
 import { api, handOver, loadTokens, saveTokens, takeFragment } from './net.js';
 import { startPage } from './shell.js';
@@ -25,7 +25,7 @@ const NAME_KEY = 'korapsyon:name';
 
 /** Say `message` in the error line `testid` (next to its control), in sight; null: clear. */
 function tell(testid, message) {
-  const el = byId(testid);
+  const el = byTestId(testid);
   el.textContent = message ? `⚠ ${message}` : '';
   el.hidden = !message;
   if (message) el.scrollIntoView({ block: 'nearest' });
@@ -37,9 +37,9 @@ function untell() {
 }
 
 function nameTyped() {
-  const name = byId('name-input').value.trim();
+  const name = byTestId('name-input').value.trim();
   if (!name) {
-    byId('name-input').focus();
+    byTestId('name-input').focus();
     tell('name-error', t('lobby.need_name'));
     return null;
   }
@@ -51,7 +51,7 @@ async function create(withSeat) {
   untell();
   const name = withSeat ? nameTyped() : null;
   if (withSeat && !name) return;
-  const human = byId('moderator-mode').checked;
+  const human = byTestId('moderator-mode').checked;
   const body = { settings: human ? { moderator: 'human' } : {} };
   if (name) body.name = name;
   try {
@@ -95,9 +95,9 @@ async function servedElsewhere(code, joinUrl) {
 
 async function join() {
   untell();
-  const code = byId('room-code-input').value.trim().toUpperCase();
+  const code = byTestId('room-code-input').value.trim().toUpperCase();
   if (!code) {
-    byId('room-code-input').focus();
+    byTestId('room-code-input').focus();
     tell('join-error', t('lobby.need_code'));
     return;
   }
@@ -126,36 +126,36 @@ function joinThere(origin, code, name) {
 
 function spectate() {
   untell();
-  const code = byId('room-code-input').value.trim().toUpperCase();
+  const code = byTestId('room-code-input').value.trim().toUpperCase();
   if (code) location.assign(`/play?room=${code}&spectate=1`);
   else {
-    byId('room-code-input').focus();
+    byTestId('room-code-input').focus();
     tell('join-error', t('lobby.need_code'));
   }
 }
 
 async function main() {
   await startPage('lobby', () => {});
-  byId('name-input').value = localStorage.getItem(NAME_KEY) || '';
+  byTestId('name-input').value = localStorage.getItem(NAME_KEY) || '';
   const code = roomFromUrl();
   if (code) {
-    byId('room-code-input').value = code;
-    byId('join-section').classList.add('highlight');
-    byId('name-input').focus();
+    byTestId('room-code-input').value = code;
+    byTestId('join-section').classList.add('highlight');
+    byTestId('name-input').focus();
   }
   const handed = takeFragment('join'); // a name typed on another worker's lobby (joinThere)
-  byId('create-room').addEventListener('click', () => create(true));
-  byId('create-room-board').addEventListener('click', () => create(false));
-  byId('join-section').addEventListener('submit', (event) => {
+  byTestId('create-room').addEventListener('click', () => create(true));
+  byTestId('create-room-board').addEventListener('click', () => create(false));
+  byTestId('join-section').addEventListener('submit', (event) => {
     event.preventDefault();
     join();
   });
-  byId('spectate').addEventListener('click', spectate);
+  byTestId('spectate').addEventListener('click', spectate);
   if (code && handed) {
     // the name typed on another worker's lobby: filled in, but joining stays the user's
     // click (a link from anywhere must not take a seat in this browser's name)
-    byId('name-input').value = handed;
-    byId('join-room').focus();
+    byTestId('name-input').value = handed;
+    byTestId('join-room').focus();
   }
 }
 

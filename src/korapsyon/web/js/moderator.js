@@ -7,13 +7,12 @@
  */
 
 import { actorName, setBar, setWaiting, waitingText } from './bar.js';
-import { Fold, byId, h, renderIfChanged, rerender, withNames } from './dom.js';
+import { Fold, byTestId, h, renderIfChanged, rerender, withNames } from './dom.js';
 import { endScreen } from './endscreen.js';
 import { cardName, cueText } from './words.js';
 import { language, t } from './i18n.js';
-import { loadTokens } from './net.js';
 import { roleBadge } from './roles.js';
-import { RoomState, requireRoom, startPage } from './shell.js';
+import { runPage } from './shell.js';
 import { playersList, presidentInfo, projectInfo, trackers, votedCount, yearAndStep } from './table.js';
 import { Chat } from './talk.js';
 import { Countdown, hostControls } from './timer.js';
@@ -46,7 +45,7 @@ class Grimoire {
       this.chat.element,
       this.timeline.element,
     );
-    byId('app').replaceChildren(this.waiting, this.game);
+    byTestId('app').replaceChildren(this.waiting, this.game);
     // the Year, the step and the clock stay in sight in the status bar (bar.js)
     setBar({ main: [this.slots.head, this.timerEl] });
   }
@@ -156,18 +155,11 @@ function describeAction(action) {
   return `${t(`mod.action.${kind}`)}${parts.length ? ` (${parts.join(', ')})` : ''}`;
 }
 
-async function main() {
-  let grimoire = null;
-  await startPage('moderator', () => grimoire?.draw());
-  const code = requireRoom();
-  if (!code) return;
-  const tokens = loadTokens(code);
-  const hello = tokens.moderator_token || tokens.host_token
-    ? { token: tokens.moderator_token ?? null, host_token: tokens.host_token ?? null }
-    : { spectate: true }; // no token here: the public view, and a word about it
-  const room = new RoomState(hello, () => grimoire.draw());
-  grimoire = new Grimoire(room, tokens);
-  room.connect();
-}
-
-main();
+runPage(
+  'moderator',
+  (tokens) =>
+    tokens.moderator_token || tokens.host_token
+      ? { token: tokens.moderator_token ?? null, host_token: tokens.host_token ?? null }
+      : { spectate: true }, // no token here: the public view, and a word about it
+  Grimoire,
+);

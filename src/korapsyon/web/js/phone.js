@@ -7,13 +7,12 @@
  */
 
 import { setBar, setWaiting, waitingText } from './bar.js';
-import { Fold, byId, h, renderIfChanged } from './dom.js';
+import { Fold, byTestId, h, renderIfChanged } from './dom.js';
 import { language, stepTitle, t } from './i18n.js';
-import { loadTokens } from './net.js';
 import { Decisions, whoDecides } from './decide.js';
 import { endScreen } from './endscreen.js';
 import { RoleCard } from './rolecard.js';
-import { RoomState, requireRoom, startPage } from './shell.js';
+import { runPage } from './shell.js';
 import { playersList, presidentInfo, projectInfo, trackers, votedCount } from './table.js';
 import { Chat, Claims } from './talk.js';
 import { guideButton } from './guide.js';
@@ -67,7 +66,7 @@ class Phone {
       this.table.element,
       this.timeline.element,
     );
-    byId('app').replaceChildren(this.waitingGuide, this.waiting, this.screen);
+    byTestId('app').replaceChildren(this.waitingGuide, this.waiting, this.screen);
     // the status bar (bar.js), the same on every phone: the step and its timer, the Year
     setBar({ main: [this.stepTitle, this.timerEl], line: [this.year] });
   }
@@ -170,22 +169,14 @@ class Phone {
   }
 }
 
-async function main() {
-  let phone = null;
-  await startPage('play', () => phone?.draw());
-  const code = requireRoom();
-  if (!code) return;
-  const tokens = loadTokens(code);
-  const hello = spectating
-    ? { spectate: true }
-    : { token: tokens.token ?? null, host_token: tokens.host_token ?? null };
-  if (!spectating && !tokens.token && !tokens.host_token) {
+/** Who this phone is: a spectator, or its seat (and the host's token); none yet: join first. */
+function helloFor(tokens, code) {
+  if (spectating) return { spectate: true };
+  if (!tokens.token && !tokens.host_token) {
     location.replace(`/?room=${encodeURIComponent(code)}`); // no seat here yet: join first
-    return;
+    return null;
   }
-  const room = new RoomState(hello, () => phone.draw());
-  phone = new Phone(room, tokens);
-  room.connect();
+  return { token: tokens.token ?? null, host_token: tokens.host_token ?? null };
 }
 
-main();
+runPage('play', helloFor, Phone);

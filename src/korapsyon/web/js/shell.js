@@ -11,9 +11,9 @@
  * connection is back (`act`), and keeps the screen awake during a game.
  */
 
-import { byId, h, roomFromUrl, setNames } from './dom.js';
+import { byTestId, h, roomFromUrl, setNames } from './dom.js';
 import { LANGUAGES, bindLanguageSelect, loadLanguage, t, translateStatic } from './i18n.js';
-import { Link, receiveTokens, saveTokens } from './net.js';
+import { Link, loadTokens, receiveTokens, saveTokens } from './net.js';
 import { Awake, buildBar, clearError, setConnection, showError } from './bar.js';
 import { moveOn } from './rematch.js';
 import { errorText } from './words.js';
@@ -47,10 +47,30 @@ export async function startPage(kind, redraw) {
   buildBar(kind, header);
   translateStatic();
   bindLanguageSelect(select, kind === 'lobby' ? 'play' : kind, () => {
-    const connection = byId('connection');
+    const connection = byTestId('connection');
     setConnection(connection.dataset.state, connection.dataset.first === 'true');
     redraw();
   });
+}
+
+/**
+ * Start a room page (board, phone, grimoire) the one way: its top and bar, its room code,
+ * its hello from the tokens this browser keeps for the room, then the page itself and its
+ * connection. `helloFor(tokens, code)` says who the page is, or null when it has gone
+ * elsewhere; `Page` is constructed with `(room, tokens)` and redrawn with `draw(why)` on
+ * every message (`why`: its type, 'connection' or 'language').
+ */
+export async function runPage(kind, helloFor, Page) {
+  let page = null;
+  await startPage(kind, () => page?.draw('language'));
+  const code = requireRoom();
+  if (!code) return;
+  const tokens = loadTokens(code);
+  const hello = helloFor(tokens, code);
+  if (!hello) return;
+  const room = new RoomState(hello, (why) => page.draw(why));
+  page = new Page(room, tokens);
+  room.connect();
 }
 
 /**
@@ -60,7 +80,7 @@ export async function startPage(kind, redraw) {
 export function requireRoom() {
   const code = roomFromUrl();
   if (!code) {
-    byId('app').replaceChildren(
+    byTestId('app').replaceChildren(
       h('p', { class: 'info', text: t('phone.no_room') }),
       h('a', { class: 'button', href: '/', text: t('phone.to_lobby') }),
     );
@@ -146,9 +166,9 @@ export class RoomState {
    */
   refused(error) {
     showError(errorText(error));
-    byId('connection').hidden = true; // (not reconnecting: the page says why, and where to go)
+    byTestId('connection').hidden = true; // (not reconnecting: the page says why, and where to go)
     if (error.code === 'bad_token') saveTokens(this.code, { token: null });
-    byId('app').replaceChildren(
+    byTestId('app').replaceChildren(
       h('p', { class: 'info', role: 'alert', text: `⚠ ${errorText(error)}` }),
       h('a', { class: 'button', href: `/?room=${encodeURIComponent(this.code)}`, text: t('phone.to_lobby') }),
     );
