@@ -122,6 +122,26 @@ class Phone {
     ]);
     this.timeline.draw(`📜 ${t('timeline.title')}`, [language(), room.timeline.length, room.notices.length], () => timelineList(room.story()));
     this.nightfall.update(room);
+    this.showQuestion(view);
+  }
+
+  /**
+   * A new decision is this player's: if its question is out of sight (the page was
+   * scrolled down for the last one, or it is under the sticky bar), bring it to the top,
+   * under the bar, so the buttons never show without what they answer. Left alone when
+   * it can be read already; the same on every phone asked (R-70).
+   */
+  showQuestion(view) {
+    const choice = view.you?.choices?.[0];
+    const key = choice ? `${view.year}:${view.step}:${choice.action}` : null;
+    if (key === this.questionShown) return;
+    this.questionShown = key;
+    const prompt = key && document.getElementById('choice-prompt');
+    if (!prompt) return;
+    const top = byTestId('status-bar').getBoundingClientRect().bottom;
+    const where = prompt.getBoundingClientRect();
+    const bottom = document.querySelector('.confirm-bar')?.getBoundingClientRect().top ?? innerHeight;
+    if (where.top < top || where.top > bottom) window.scrollBy(0, where.top - top - 8);
   }
 
   /**
