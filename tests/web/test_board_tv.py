@@ -55,7 +55,8 @@ FITS = """(hooks) => {
         out.push(`${hook} ${el.dataset.name || ''} hides ${el.scrollHeight - el.clientHeight}px`);
       }
       if (el.scrollWidth > el.clientWidth + 2 && getComputedStyle(el).overflowX !== 'visible') {
-        out.push(`${hook} ${el.dataset.name || ''} hides ${el.scrollWidth - el.clientWidth}px across`);
+        const across = el.scrollWidth - el.clientWidth;
+        out.push(`${hook} ${el.dataset.name || ''} hides ${across}px across`);
       }
     }
   }
