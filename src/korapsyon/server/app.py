@@ -28,18 +28,15 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..collector import collect_young, hold_full_collections, release_full_collections
 from ..record import write_record
-from ..rules.actions import HOST
-from ..rules.errors import IllegalActionError, MalformedError
-from ..rules.steps import Step
-from ..store.sql import SqlStore, StoreError
+from ..rules.errors import KorapsyonError
+from ..store.base import Store, StoreError
 from . import protocol as p
 from .addresses import AddressLimits, address_of
 from .api import OPERATIONS, AddBot, CreateRoom, Health, Join, RoomCreated, SeatTicket, openapi
 from .connection import Connection, Limits
-from .errors import Elsewhere, LobbyError
+from .errors import Elsewhere, Refusal, wire
 from .names import check_name
 from .room import Hub, Room, check_settings
-from .session import Refusal, StoreUnavailable
 from .settings import RoomSettings
 from .shards import Shards
 from .web import web_routes
@@ -48,8 +45,6 @@ HELLO_SECONDS = 10.0
 REFUSAL_HOLD = 1.0  # a socket refused for opening too often waits this long for its answer
 REPLACED = "this seat was opened on another screen"
 REPLACED_CLOSE = 4001  # the close code of a seat's connection that a newer one replaced
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-"""Characters that would reorder the text shown after them (chat refuses them)."""
 
 log = logging.getLogger("korapsyon.server")
 
@@ -72,8 +67,8 @@ def _json(value: Any, status: int = 200) -> Response:
     return Response(msgspec.json.encode(value), status_code=status, media_type="application/json")
 
 
-def _too_large(limit: int) -> LobbyError:
-    return LobbyError("too_large", f"request bodies are at most {limit} bytes", 413)
+def _too_large(limit: int) -> Refusal:
+    return Refusal("too_large", f"request bodies are at most {limit} bytes", 413)
 
 
 async def _body(request: Request, kind: type[Any], limit: int) -> Any:
@@ -86,15 +81,15 @@ async def _body(request: Request, kind: type[Any], limit: int) -> Any:
             raise _too_large(limit)
     media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
     if data and media != "application/json":
-        raise LobbyError(
+        raise Refusal(
             "unsupported_media_type", "a request body is JSON (Content-Type: application/json)", 415
         )
     try:
         return msgspec.json.decode(data or b"{}", type=kind)
     except msgspec.DecodeError as exc:
-        raise LobbyError("malformed", f"malformed request: {exc}") from None
+        raise Refusal("malformed", f"malformed request: {exc}") from None
     except RecursionError:
-        raise LobbyError("malformed", "malformed request: JSON nested too deeply") from None
+        raise Refusal("malformed", "malformed request: JSON nested too deeply") from None
 
 
 def _bearer(request: Request) -> str:
@@ -104,14 +99,11 @@ def _bearer(request: Request) -> str:
 
 
 def _host(request: Request, room: Room) -> None:
-    if not room.is_host(_bearer(request)):
-        raise LobbyError(
-            "not_host", "only the host may do this (Authorization: Bearer <host token>)", 403
-        )
+    room.check_host(_bearer(request))
 
 
 def build_app(
-    store: SqlStore,
+    store: Store,
     *,
     base_url: str = "",
     limits: Limits | None = None,
@@ -149,10 +141,8 @@ def build_app(
                 return await handler(request)  # type: ignore[no-any-return]
             except Elsewhere as exc:
                 return _elsewhere(request, exc)
-            except LobbyError as exc:
-                return _error(exc.status, exc.code, exc.message)
-            except StoreError as exc:
-                return _error(503, "store_unavailable", str(exc))
+            except Refusal as exc:
+                return _error(exc.status, *wire(exc))
             except ClientDisconnect:  # gone before its body arrived: nobody reads this
                 return _error(400, "disconnected", "the client left before its request ended")
 
@@ -433,18 +423,18 @@ def _reason(message: str) -> str:
     return message if len(data) <= 123 else data[:120].decode("utf-8", "ignore") + "..."
 
 
-async def _collect_when_quiet(store: SqlStore) -> None:
+async def _collect_when_quiet(store: Store) -> None:
     """The garbage collector's policy (:mod:`korapsyon.collector`): young objects on a
     clock, and a full collection only once the server has been quiet (nothing written to
     the store) for QUIET_SECONDS; under load, full collections find nothing to free."""
     gc.collect()
     saved = hold_full_collections()  # the games rebuilt at start-up live as their rooms
     young = asyncio.get_running_loop().create_task(collect_young())
-    seen = collected = store.writer.commits
+    seen = collected = store.commits
     try:
         while True:
             await asyncio.sleep(QUIET_SECONDS)
-            commits = store.writer.commits
+            commits = store.commits
             if commits == seen != collected:
                 gc.collect()
                 collected = commits
@@ -505,17 +495,17 @@ async def serve_connection(hub: Hub, ws: WebSocket, send: Send, limits: Limits) 
     try:
         hello = p.decode_client(raw)
         if not isinstance(hello, p.Hello):
-            raise LobbyError("bad_hello", "the first message must be hello")
+            raise Refusal("bad_hello", "the first message must be hello")
         if hello.protocol != p.PROTOCOL_VERSION:
-            raise LobbyError("protocol", f"this server speaks protocol {p.PROTOCOL_VERSION}")
+            raise Refusal("protocol", f"this server speaks protocol {p.PROTOCOL_VERSION}")
         room = await hub.room(hello.room)
         role, seat, host = room.identify(hello.token, hello.host_token, hello.spectate)
         if role == "spectator" and room.spectators() >= limits.spectators > 0:
-            raise LobbyError(
+            raise Refusal(
                 "too_many_spectators", f"at most {limits.spectators} spectators watch a room"
             )
-    except (msgspec.DecodeError, LobbyError) as exc:
-        code = exc.code if isinstance(exc, LobbyError) else "malformed"
+    except (msgspec.DecodeError, Refusal) as exc:
+        code = exc.code if isinstance(exc, Refusal) else "malformed"
         await _refuse(ws, code, str(exc), accepted=True)
         return
     conn = Connection(ws, send, role=role, seat=seat, host=host, limits=limits, outbox=room.outbox)  # type: ignore[arg-type]
@@ -553,8 +543,8 @@ async def serve_connection(hub: Hub, ws: WebSocket, send: Send, limits: Limits) 
             room.connections.remove(conn)
             room.presence_changed()
             seat, session = conn.seat, room.session
-            if seat is not None and session is not None and not session.connected(seat):
-                session.seat_left(seat)  # (a connection a newer one replaced is not here)
+            if seat is not None and session is not None and not session.botseats.connected(seat):
+                session.botseats.seat_left(seat)  # (a connection a newer one replaced is not here)
 
 
 def _join(room: Room, conn: Connection) -> None:
@@ -568,7 +558,7 @@ def _join(room: Room, conn: Connection) -> None:
     session = room.session
     if session is not None:
         session.send_view(conn)
-        for frame in session.chat_history(conn):
+        for frame in session.chat.history(session.game, conn):
             conn.send_raw(frame)
     if conn.seat is not None:
         for other in list(room.connections):
@@ -579,7 +569,7 @@ def _join(room: Room, conn: Connection) -> None:
     room.connections.append(conn)
     room.presence_changed()
     if conn.seat is not None and session is not None:
-        session.seat_connected(conn.seat)  # a bot standing in for this player stops
+        session.botseats.seat_connected(conn.seat)  # a bot standing in for this player stops
 
 
 async def handle(room: Room, conn: Connection, data: str) -> None:
@@ -608,68 +598,20 @@ async def handle(room: Room, conn: Connection, data: str) -> None:
     if session is None:
         conn.send(p.Error(message.id, "not_started", "the game has not started"))
         return
-    if conn.seat is not None and isinstance(message, (p.Act, p.Chat)):
-        session.returned(conn.seat)  # its player is here: a bot standing in stops
     try:
         if isinstance(message, p.Act):
-            action = message.action
-            if action.player == HOST:
-                if not (conn.host or conn.role == "moderator"):
-                    raise _Refused("not_host", "only the host or the moderator acts as @host")
-            elif conn.role != "player" or action.player != conn.seat:
-                raise _Refused(
-                    "not_your_seat",
-                    f"this connection acts for {conn.seat or 'no seat'}, not {action.player!r}",
-                )
-            if action.kind == "claim" and session.game.step is Step.DISCUSSION:
-                _talk(conn)  # a claim is table talk, stored and shown on the board: as chat
-            seq = await session.act(action)
-            session.acknowledge(conn, message.id, seq)
+            await session.submit(conn, message.id, message.action)
         elif isinstance(message, p.Chat):
-            refusal = session.chat_refusal(conn, message.channel)
-            if refusal is not None:
-                raise _Refused(*refusal)
-            if BIDI_CONTROLS.intersection(message.text) or any(
-                ch < " " and ch not in "\n\t" for ch in message.text
-            ):
-                raise _Refused(
-                    "bad_text", "chat text may not hold control or bidi override characters"
-                )
-            _talk(conn)
             seq = await session.post(conn, message.channel, message.text)
             conn.send(p.Ack(message.id, seq))
         elif isinstance(message, p.StandIn):
-            if not (conn.host or conn.role == "moderator"):
-                raise _Refused("not_host", "only the host or the moderator hands a seat to a bot")
-            by = "moderator" if conn.role == "moderator" else "host"
-            await session.set_stand_in(message.player, message.bot, by)
+            await session.hand_seat(conn, message.player, message.bot)
             conn.send(p.Ack(message.id))
         else:  # Timer
-            if not (conn.host or conn.role == "moderator"):
-                raise _Refused("not_host", "only the host or the moderator controls the timer")
-            by = "moderator" if conn.role == "moderator" else "host"
-            session.control_timer(message.op, message.seconds, by)
+            session.time(conn, message.op, message.seconds)
             conn.send(p.Ack(message.id))
-    except (_Refused, Refusal) as exc:
-        conn.send(p.Error(message.id, exc.code, exc.message))
-    except IllegalActionError as exc:
-        conn.send(p.Error(message.id, exc.code, str(exc)))
-    except MalformedError as exc:
-        conn.send(p.Error(message.id, "malformed", str(exc)))
-    except StoreUnavailable as exc:
-        conn.send(p.Error(message.id, "store_unavailable", str(exc)))
-    except ValueError as exc:
-        conn.send(p.Error(message.id, "refused", str(exc)))
-
-
-def _talk(conn: Connection) -> None:
-    """Count a chat message or a claim against the connection's talk budget."""
-    if not conn.chat.allow():
-        chat = conn.chat
-        raise _Refused(
-            "rate_limited",
-            f"at most {chat.count} chat messages or claims in {chat.seconds:g} s",
-        )
+    except (Refusal, KorapsyonError) as exc:
+        conn.send(p.Error(message.id, *wire(exc)))
 
 
 class Incidents:
@@ -698,13 +640,6 @@ class Incidents:
 
 
 incidents = Incidents()
-
-
-class _Refused(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 def _id_of(data: str) -> int | None:
