@@ -51,20 +51,13 @@ class Chat:
         if conn.role == "spectator":
             return Refusal("not_allowed", "spectators read the chat but do not post")
         if conn.seat is None:  # the host without a seat, or the moderator
-            if channel == "public":
-                return None
-            return Refusal("not_allowed", "the Corrupt channel is theirs")
+            corrupt = channel != "public"
+            return Refusal("not_allowed", "the Corrupt channel is theirs") if corrupt else None
         seat = game.seat(conn.seat)
         if not game.is_active(seat) and not game.is_over:
             return Refusal("not_active", f"{conn.seat} is {game.status[seat]} and cannot speak")
         if channel == "corrupt":
-            if game.roles[seat] is not Role.CORRUPT_POLITICIAN:
-                return Refusal("not_allowed", "only the Corrupt Politicians use this channel")
-            if game.step is not Step.HIDDEN:
-                return Refusal(
-                    "not_now", "the Corrupt channel is open during the Hidden Phase (R-23)"
-                )
-            return None
+            return _corrupt_refusal(game, seat)
         if seat == game.coa and game.coa_muted and game.step is not Step.HIDDEN:
             return Refusal("muted", "R-35 muted: the COA was silenced by Suhol this Year")
         return None
@@ -110,6 +103,15 @@ class Chat:
         for other in room.connections:
             other.send_raw(body if reads(game, other, channel) else cover)
         return row.seq
+
+
+def _corrupt_refusal(game: Game, seat: int) -> Refusal | None:
+    """Why ``seat`` may not post on the Corrupt channel now (R-23), or None."""
+    if game.roles[seat] is not Role.CORRUPT_POLITICIAN:
+        return Refusal("not_allowed", "only the Corrupt Politicians use this channel")
+    if game.step is not Step.HIDDEN:
+        return Refusal("not_now", "the Corrupt channel is open during the Hidden Phase (R-23)")
+    return None
 
 
 def talk(conn: Connection) -> None:

@@ -83,9 +83,8 @@ Write = Op | Insert
 
 GATHER_SECONDS = 0.001
 """How long the writer waits after a group's first write for more to join it: fewer,
-larger commits (each one an fsync, and SQLAlchemy work holding the interpreter lock). At
-1,000 rooms and 2,100 actions/s it cut the server's CPU from about 90% to 80% of a core,
-for a millisecond more on every action's round trip."""
+larger commits (each one an fsync, and SQLAlchemy work holding the interpreter lock), for
+as much more on every action's round trip (the figures: docs/PERFORMANCE.md)."""
 
 
 class Writer:
