@@ -96,9 +96,7 @@ class Local:
 
     def game(self, code: str) -> Game:
         """The game running in room ``code`` (server side)."""
-        session = self.hub.rooms[code].session
-        assert session is not None
-        return session.game
+        return game_in(self.hub, code)
 
     @contextmanager
     def http(self) -> Iterator[TestClient]:
@@ -109,6 +107,13 @@ class Local:
         session = self.client.websocket_connect("/ws", headers=dict(headers or {}))
         await asyncio.to_thread(session.__enter__)
         return Socket(session)
+
+
+def game_in(hub: Hub, code: str) -> Game:
+    """The game running in room ``code`` of ``hub``."""
+    session = hub.rooms[code].session
+    assert session is not None
+    return session.game
 
 
 @contextmanager

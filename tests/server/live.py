@@ -25,7 +25,7 @@ from korapsyon.server.connection import Limits
 from korapsyon.server.room import Hub
 from korapsyon.server.shards import Shards
 from korapsyon.store.sql import SqlStore
-from tests.server.inprocess import Local, Socket
+from tests.server.inprocess import Local, Socket, game_in
 
 HANG_SECONDS = 300.0
 """How long a wait for something that must happen (a server up, a game over, a close
@@ -55,9 +55,7 @@ class Live:
 
     def game(self, code: str) -> Game:
         """The game running in room ``code`` (server side)."""
-        session = self.hub.rooms[code].session
-        assert session is not None
-        return session.game
+        return game_in(self.hub, code)
 
     def http(self) -> httpx.Client:
         return httpx.Client(base_url=self.url, timeout=10)

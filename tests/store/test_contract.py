@@ -4,17 +4,16 @@ SQLite, and PostgreSQL at KORAPSYON_TEST_POSTGRES. The server relies on exactly 
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Iterator
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, text
 
 from korapsyon.store import MemoryStore, SqlStore, Store
 from korapsyon.store.base import ChatRow, RoomRow, SeatRow, StoreError, WriteLog
+from tests.conftest import clean_postgres
 
 
 @pytest.fixture(params=["memory", "sqlite", "postgresql"])
@@ -25,15 +24,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     elif request.param == "sqlite":
         made = SqlStore(f"sqlite:///{tmp_path / 'korapsyon.sqlite3'}")
     else:
-        url = os.environ.get("KORAPSYON_TEST_POSTGRES")
-        if not url:
-            pytest.skip("no PostgreSQL for the tests (scripts/test starts one)")
-        engine = create_engine(url)
-        with engine.begin() as conn:  # a clean database for each test
-            conn.execute(text("DROP SCHEMA public CASCADE"))
-            conn.execute(text("CREATE SCHEMA public"))
-        engine.dispose()
-        made = SqlStore(url)
+        made = SqlStore(clean_postgres())
     made.migrate()
     yield made
     made.close()
