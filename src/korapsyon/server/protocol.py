@@ -249,16 +249,17 @@ class SharedJson:
     last on the wire (the protocol's order; tests/server/test_view_json.py checks the
     bytes are those of encoding the shared part with its ballot last)."""
 
-    __slots__ = ("ballot", "core", "rest")
+    __slots__ = ("ballot", "bare", "core", "rest")
 
     def __init__(self, core: Mapping[str, Any]) -> None:
         self.core = core  # the shared part without the count, as encoded here
         self.rest = encode({key: value for key, value in core.items() if key != "ballot"})
         self.ballot = encode(core["ballot"]) if "ballot" in core else None
+        self.bare = self.with_count(None)
 
     def without_count(self) -> bytes:
         """The shared part's JSON without the count (comparable across pushes)."""
-        return self.with_count(None)
+        return self.bare
 
     def with_count(self, cast: int | None) -> bytes:
         """The shared part's JSON with ``cast`` votes counted in its ballot (None: none)."""
