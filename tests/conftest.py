@@ -15,6 +15,11 @@ from sqlalchemy import create_engine, text
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'korapsyon.sqlite3'}"
+    return clean_postgres()
+
+
+def clean_postgres() -> str:
+    """The URL of the tests' PostgreSQL, emptied (or the test is skipped: there is none)."""
     url = os.environ.get("KORAPSYON_TEST_POSTGRES")
     if not url:
         pytest.skip("no PostgreSQL for the tests (scripts/test starts one)")

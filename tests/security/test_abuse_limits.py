@@ -23,7 +23,7 @@ from korapsyon.rules.steps import Step
 from korapsyon.selfplay import table
 from korapsyon.server.addresses import AddressLimits, PerAddress
 from korapsyon.server.connection import Limits
-from korapsyon.server.errors import LobbyError
+from korapsyon.server.errors import Refusal
 from korapsyon.server.names import check_name
 from tests.security.attack import Deaf, Socket, human_room, serving
 from tests.server.live import HANG_SECONDS, Live
@@ -168,7 +168,8 @@ def test_chat_is_limited_per_connection(live: Live) -> None:
     assert "5 chat messages or claims in 10 s" in answer["message"]
     session = live.hub.rooms[code].session
     assert (
-        session is not None and [row.text for row in session.chat][-1] == f"hi {LIMITS.chats - 1}"
+        session is not None
+        and [row.text for row in session.chat.rows][-1] == f"hi {LIMITS.chats - 1}"
     )
 
 
@@ -221,7 +222,7 @@ def test_chat_refuses_control_and_bidi_override_characters(live: Live, text: str
     answer = sock.next()
     assert (answer["type"], answer["code"]) == ("error", "bad_text")
     session = live.hub.rooms[code].session
-    assert session is not None and session.chat == []
+    assert session is not None and session.chat.rows == []
 
 
 def test_a_client_that_stops_reading_does_not_hold_up_its_room(tmp_path: Path) -> None:
@@ -276,7 +277,7 @@ def test_a_client_that_stops_reading_does_not_hold_up_its_room(tmp_path: Path) -
     ids=repr,
 )
 def test_bad_names_are_refused(raw: str) -> None:
-    with pytest.raises(LobbyError) as refused:
+    with pytest.raises(Refusal) as refused:
         check_name(raw)
     assert refused.value.code == "bad_name" and refused.value.status == 400
 

@@ -41,7 +41,8 @@ def test_the_policy_is_a_function_of_the_views() -> None:
 def test_a_lost_acknowledgement_is_caught(tmp_path: Path) -> None:
     """The check that runs after every kill reports an acknowledged action the database
     does not hold (so a server that acked before committing would fail the crash test)."""
-    from korapsyon.store.sql import RoomRow, SqlStore
+    from korapsyon.store.base import RoomRow
+    from korapsyon.store.sql import SqlStore
 
     url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
     store = SqlStore(url)

@@ -3,7 +3,7 @@ can fill the server's log (issue #17).
 
 Observed before the fix: a WebSocket message nested more than 1,000 deep (8-12 KB) made
 msgspec raise RecursionError in ``_id_of()`` / ``decode_client()``, which escaped
-``handle()``: no ``error`` answer, the connection died without a close frame, and 1.4 KB of
+``on_message()``: no ``error`` answer, the connection died without a close frame, and 1.4 KB of
 traceback was logged per message, as often as the client liked.
 """
 
@@ -87,7 +87,7 @@ def test_a_failure_nobody_foresaw_is_answered_and_logged_once_per_cause(
     async def broken(*args: object) -> None:
         raise KeyError("a bug")
 
-    monkeypatch.setattr(server_app, "handle", broken)
+    monkeypatch.setattr(server_app, "on_message", broken)
     monkeypatch.setattr(server_app, "incidents", server_app.Incidents())
     caplog.set_level(logging.WARNING)
     for ident in range(1, 51):

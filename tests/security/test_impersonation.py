@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from korapsyon.server.errors import LobbyError
+from korapsyon.server.errors import Refusal
 from korapsyon.server.names import check_name
 from korapsyon.server.web import WEB_DIR
 from tests.security.attack import serving
@@ -52,7 +52,7 @@ LOOK_ALIKES = [
 
 @pytest.mark.parametrize("raw", LOOK_ALIKES, ids=repr)
 def test_names_that_read_as_the_host_or_the_moderator_are_refused(raw: str) -> None:
-    with pytest.raises(LobbyError) as refused:
+    with pytest.raises(Refusal) as refused:
         check_name(raw)
     assert refused.value.code == "bad_name" and refused.value.status == 400
     assert "host or the moderator" in refused.value.message
@@ -69,7 +69,7 @@ def test_every_language_s_labels_for_the_host_and_the_moderator_are_refused() ->
     for catalog in sorted((WEB_DIR / "i18n").glob("*.json")):
         messages = json.loads(catalog.read_text())
         for key in ("chat.host", "chat.moderator"):
-            with pytest.raises(LobbyError):
+            with pytest.raises(Refusal):
                 check_name(messages[key])
 
 

@@ -25,7 +25,7 @@ import pytest
 
 from korapsyon.selfplay import table
 from korapsyon.server.session import GameSession
-from korapsyon.store.sql import SeatRow, StoreError
+from korapsyon.store.base import SeatRow, StoreError
 from tests.security.attack import Socket, human_room, serving
 from tests.server.live import Live
 

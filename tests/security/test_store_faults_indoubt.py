@@ -17,7 +17,8 @@ from sqlalchemy import select
 from korapsyon.record import FORMAT
 from korapsyon.selfplay import table
 from korapsyon.store import schema
-from korapsyon.store.sql import RoomRow, SqlStore, StoreError, WriteLog
+from korapsyon.store.base import RoomRow, StoreError, WriteLog
+from korapsyon.store.sql import SqlStore
 
 
 @pytest.fixture

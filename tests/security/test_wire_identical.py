@@ -24,7 +24,7 @@ from korapsyon.server.session import GameSession
 from tests.hidden_variants import random_setup, variation_for
 from tests.security.pairs import Pair, hidden_pair, played
 from tests.security.wire import PUBLIC, Recording, normalised, padded_length, play_script
-from tests.server.live import Live, running
+from tests.server.inprocess import Local, in_process
 
 PAIRS = int(os.environ.get("KORAPSYON_WIRE_PAIRS", "6"))
 LIMIT = 160  # actions of a pair replayed at most (a whole game is 100-400)
@@ -70,7 +70,7 @@ def test_games_differing_only_in_hidden_facts_send_identical_bytes(tmp_path: obj
     pairs = _pairs(PAIRS)
     db = f"sqlite:///{tmp_path}/wire.sqlite3"
 
-    async def scenario(live: Live) -> tuple[int, int]:
+    async def scenario(live: Local) -> tuple[int, int]:
         frames = actions = 0
         for pair in pairs:
             a = await play_script(live, pair.a, pair.a_actions)
@@ -82,7 +82,7 @@ def test_games_differing_only_in_hidden_facts_send_identical_bytes(tmp_path: obj
                 assert isinstance(session, GameSession) and session.overflows == 0
         return frames, actions
 
-    with running(db) as live:
+    with in_process(db) as live:
         frames, actions = asyncio.run(scenario(live))
     # The check has bite: many actions and frames compared, hidden facts differing.
     assert actions >= 60 * len(pairs) // 2, actions

@@ -34,16 +34,15 @@ from korapsyon.rules.views import night_by_night, player_view, public_view
 from korapsyon.selfplay import table
 from korapsyon.server.session import GameSession
 from tests.security.wire import BOARD, SPECTATOR, close_all, odd_names
+from tests.server.inprocess import Local, in_process
 from tests.server.live import (
     Client,
-    Live,
     add_bots,
     choose,
     close_discussions,
     make_room,
     open_client,
     run_until,
-    running,
     start,
 )
 
@@ -156,7 +155,7 @@ class Checker:
 
 
 async def _play(
-    game_no: int, live: Live, names: list[str], bots: int, settings: dict[str, Any]
+    game_no: int, live: Local, names: list[str], bots: int, settings: dict[str, Any]
 ) -> Counter[str]:
     """Play one game; check every client's frames; return what kinds of frames came."""
     code, host_token, tokens = make_room(live, names, settings=settings)
@@ -266,14 +265,14 @@ def _table(game_no: int, rng: random.Random) -> tuple[list[str], int, dict[str, 
 def test_no_frame_holds_a_fact_hidden_from_its_client(tmp_path: object) -> None:
     db = f"sqlite:///{tmp_path}/content.sqlite3"
 
-    async def scenario(live: Live) -> Counter[str]:
+    async def scenario(live: Local) -> Counter[str]:
         kinds: Counter[str] = Counter()
         for game_no in range(GAMES):
             names, bots, settings = _table(game_no, random.Random(game_no))
             kinds += await _play(game_no, live, names, bots, settings)
         return kinds
 
-    with running(db) as live:
+    with in_process(db) as live:
         kinds = asyncio.run(scenario(live))
     # the games went through what the check is about: covers, the Corrupt channel
     assert kinds["cover"] > 0 and kinds["corrupt_chat"] > 0 and kinds["chat_posted"] > 0, kinds

@@ -40,7 +40,8 @@ from tests.security.wire import (
     play_script,
     room_settings,
 )
-from tests.server.live import Client, Live, make_room, open_client, running, start
+from tests.server.inprocess import Local, in_process
+from tests.server.live import Client, make_room, open_client, start
 
 PAIRS = int(os.environ.get("KORAPSYON_WIRE_PAIRS", "6"))
 LIMIT = 160
@@ -123,7 +124,7 @@ def test_frame_sizes_and_order_do_not_depend_on_hidden_facts(tmp_path: object) -
     pairs = _pairs(PAIRS)
     db = f"sqlite:///{tmp_path}/sizes.sqlite3"
 
-    async def scenario(live: Live) -> tuple[int, int]:
+    async def scenario(live: Local) -> tuple[int, int]:
         compared = hidden = 0
         for pair in pairs:
             a = await play_script(live, pair.a, pair.a_actions)
@@ -141,7 +142,7 @@ def test_frame_sizes_and_order_do_not_depend_on_hidden_facts(tmp_path: object) -
                 assert isinstance(session, GameSession) and session.overflows == 0
         return compared, hidden
 
-    with running(db) as live:
+    with in_process(db) as live:
         compared, hidden = asyncio.run(scenario(live))
     assert hidden >= 20 * len(pairs), hidden  # many Hidden-Phase pushes were compared
     assert compared >= 1000 * len(pairs) // 2, compared
@@ -160,7 +161,7 @@ def test_the_corrupt_channel_lights_every_phone_alike(tmp_path: object) -> None:
     game = random_setup(42)
     db = f"sqlite:///{tmp_path}/chat.sqlite3"
 
-    async def scenario(live: Live) -> None:
+    async def scenario(live: Local) -> None:
         from tests.security.wire import fixed_deal
 
         code, host_token, tokens = make_room(live, list(game.players), settings=room_settings(game))
@@ -216,7 +217,7 @@ def test_the_corrupt_channel_lights_every_phone_alike(tmp_path: object) -> None:
         assert len(lengths[other]) == 1 + 3  # the view, and the history's three messages
         await close_all([*phones.values(), board])
 
-    with running(db) as live:
+    with in_process(db) as live:
         asyncio.run(scenario(live))
 
 

@@ -37,7 +37,8 @@ from korapsyon.rules import Game
 from korapsyon.rules.actions import HOST, Action
 from korapsyon.rules.ruleset import default_roles
 from korapsyon.server import session as session_module
-from tests.server.live import Client, Live, make_room, open_client, start
+from tests.server.inprocess import Local
+from tests.server.live import Client, make_room, open_client, start
 
 BOARD = "@board"  # the host without a seat: the public view on the table's screen
 SPECTATOR = "@spectator"
@@ -126,13 +127,13 @@ def room_settings(game: Game) -> dict[str, Any]:
     return settings
 
 
-async def play_script(live: Live, game: Game, actions: Sequence[Action]) -> Recording:
+async def play_script(live: Local, game: Game, actions: Sequence[Action]) -> Recording:
     """Deal ``game``'s setup in a new room, play ``actions`` there and record every frame."""
     with no_count_refresh():
         return await _play_script(live, game, actions)
 
 
-async def _play_script(live: Live, game: Game, actions: Sequence[Action]) -> Recording:
+async def _play_script(live: Local, game: Game, actions: Sequence[Action]) -> Recording:
     names = list(game.players)
     settings = room_settings(game)
     code, host_token, tokens = make_room(live, names, settings=settings)

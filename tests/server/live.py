@@ -25,6 +25,7 @@ from korapsyon.server.connection import Limits
 from korapsyon.server.room import Hub
 from korapsyon.server.shards import Shards
 from korapsyon.store.sql import SqlStore
+from tests.server.inprocess import Local, Socket, game_in
 
 HANG_SECONDS = 300.0
 """How long a wait for something that must happen (a server up, a game over, a close
@@ -54,9 +55,7 @@ class Live:
 
     def game(self, code: str) -> Game:
         """The game running in room ``code`` (server side)."""
-        session = self.hub.rooms[code].session
-        assert session is not None
-        return session.game
+        return game_in(self.hub, code)
 
     def http(self) -> httpx.Client:
         return httpx.Client(base_url=self.url, timeout=10)
@@ -108,7 +107,7 @@ def running(
 
 
 def make_room(
-    live: Live, players: list[str], *, bots: int = 0, settings: dict[str, Any] | None = None
+    live: Live | Local, players: list[str], *, bots: int = 0, settings: dict[str, Any] | None = None
 ) -> tuple[str, str, dict[str, str]]:
     """A room with these people seated (and bots): (code, host token, name -> seat token)."""
     with live.http() as http:
@@ -123,7 +122,7 @@ def make_room(
     return code, host, tokens
 
 
-def add_bots(live: Live, code: str, host: str, count: int) -> None:
+def add_bots(live: Live | Local, code: str, host: str, count: int) -> None:
     """The host adds ``count`` heuristic bot seats."""
     with live.http() as http:
         for _ in range(count):
@@ -134,7 +133,7 @@ def add_bots(live: Live, code: str, host: str, count: int) -> None:
             ).raise_for_status()
 
 
-def start(live: Live, code: str, host: str) -> None:
+def start(live: Live | Local, code: str, host: str) -> None:
     with live.http() as http:
         http.post(
             f"/api/rooms/{code}/start", headers={"authorization": f"Bearer {host}"}
@@ -145,7 +144,7 @@ def start(live: Live, code: str, host: str) -> None:
 class Client:
     """One WebSocket client and everything it has been sent."""
 
-    ws: ClientConnection
+    ws: ClientConnection | Socket
     received: list[dict[str, Any]] = field(default_factory=list)  # every message but covers
     frames: list[str] = field(default_factory=list)  # every frame as it came, covers too
     state: dict[str, Any] | None = None
@@ -206,8 +205,13 @@ class Reachable(Protocol):
     def ws_url(self) -> str: ...
 
 
-async def open_client(live: Reachable, code: str, **hello: Any) -> Client:
-    ws = await connect(live.ws_url, max_size=2**20)
+async def open_client(live: Reachable | Local, code: str, **hello: Any) -> Client:
+    """A client of ``live`` (a server, or the server in process) that said hello."""
+    ws = (
+        await live.connect()
+        if isinstance(live, Local)
+        else await connect(live.ws_url, max_size=2**20)
+    )
     client = Client(ws)
     await client.send({"type": "hello", "room": code, **hello})
     welcome = await client.receive()

@@ -16,12 +16,13 @@ from korapsyon.rules.actions import HOST
 from korapsyon.server import app as server_app
 from korapsyon.server import session as server_session
 from korapsyon.server.room import Room
-from tests.server.live import HANG_SECONDS, Live, make_room, open_client, running, start
+from tests.server.inprocess import Local, in_process
+from tests.server.live import HANG_SECONDS, make_room, open_client, start
 
 FAST = {"timers": False, "bot_delay": [0.0, 0.0]}
 
 
-async def _play_out(live: Live, code: str, host_token: str) -> None:
+async def _play_out(live: Local, code: str, host_token: str) -> None:
     """The host ends each discussion until the bots have finished the game."""
     host = await open_client(live, code, host_token=host_token)
     start(live, code, host_token)
@@ -33,7 +34,7 @@ async def _play_out(live: Live, code: str, host_token: str) -> None:
     await host.ws.close()
 
 
-def _wait_until_gone(live: Live, *codes: str) -> None:
+def _wait_until_gone(live: Local, *codes: str) -> None:
     deadline = time.monotonic() + HANG_SECONDS
     while any(code in live.hub.rooms for code in codes):
         assert time.monotonic() < deadline, "the idle rooms were never evicted"
@@ -48,7 +49,7 @@ def test_idle_rooms_leave_memory_and_come_back_whole(
     # them alive (it did, now and then, when a room was dropped within 2 s of its last push)
     monkeypatch.setattr(server_session, "PROGRESS_SECONDS", 3600.0)
     monkeypatch.setattr(server_app, "IDLE_SECONDS", 3600.0)  # until the rooms are set up
-    with running(db_url) as live:
+    with in_process(db_url) as live:
         finished, host_token, _ = make_room(live, [], bots=9, settings=FAST)
         asyncio.run(_play_out(live, finished, host_token))
         record = live.hub.record(finished, host_token)

@@ -15,13 +15,14 @@ from korapsyon.rules.actions import HOST
 from korapsyon.rules.roles import Role
 from korapsyon.rules.steps import Step
 from korapsyon.selfplay import table
-from korapsyon.store.sql import StoreError
-from tests.server.live import Client, Live, choose, make_room, open_client, running, start
+from korapsyon.store.base import StoreError
+from tests.server.inprocess import Local, in_process
+from tests.server.live import Client, choose, make_room, open_client, start
 
 FAST = {"timers": False, "bot_delay": [0.0, 0.0]}
 
 
-async def _clients(live: Live, code: str, tokens: dict[str, str]) -> dict[str, Client]:
+async def _clients(live: Local, code: str, tokens: dict[str, str]) -> dict[str, Client]:
     return {name: await open_client(live, code, token=secret) for name, secret in tokens.items()}
 
 
@@ -30,7 +31,7 @@ async def _close(*clients: Client) -> None:
         await client.ws.close()
 
 
-async def _quietly(live: Live, code: str, clients: dict[str, Client], **chosen: Any) -> None:
+async def _quietly(live: Local, code: str, clients: dict[str, Client], **chosen: Any) -> None:
     """Everyone who must act in this step submits the quiet default (or ``chosen``)."""
     game = live.game(code)
     for seat in sorted(game.waiting_for):
@@ -46,7 +47,7 @@ def test_timers_take_the_defaults_and_the_game_goes_on(db_url: str) -> None:
     settings = {"durations": durations, "ruleset": {"max_years": 1}, "bot_delay": [0, 0]}
     settings["auto_stand_in"] = False  # the timers alone (no bot plays for the absent)
 
-    async def scenario(live: Live) -> None:
+    async def scenario(live: Local) -> None:
         code, host_token, _ = make_room(live, table(9), settings=settings)
         watcher = await open_client(live, code, spectate=True)
         start(live, code, host_token)
@@ -57,14 +58,14 @@ def test_timers_take_the_defaults_and_the_game_goes_on(db_url: str) -> None:
         assert game.outcome is not None and game.outcome.reason == "safety_stop"
         assert game.actions and all(action.auto for action in game.actions)  # R-72
 
-    with running(db_url) as live:
+    with in_process(db_url) as live:
         asyncio.run(scenario(live))
 
 
 def test_the_host_pauses_extends_and_ends_a_step(db_url: str) -> None:
     settings = {"durations": {"hidden": 600}, "bot_delay": [0, 0]}
 
-    async def scenario(live: Live) -> None:
+    async def scenario(live: Local) -> None:
         code, host_token, tokens = make_room(live, table(9), settings=settings)
         host = await open_client(live, code, host_token=host_token)
         ana = await open_client(live, code, token=tokens["Ana"])
@@ -89,12 +90,12 @@ def test_the_host_pauses_extends_and_ends_a_step(db_url: str) -> None:
         assert all(action.auto for action in game.actions)
         await _close(host, ana)
 
-    with running(db_url) as live:
+    with in_process(db_url) as live:
         asyncio.run(scenario(live))
 
 
 def test_chat_channels_limits_and_history(db_url: str) -> None:
-    async def scenario(live: Live) -> None:
+    async def scenario(live: Local) -> None:
         code, host_token, tokens = make_room(live, table(9), settings=FAST)
         clients = await _clients(live, code, tokens)
         spectator = await open_client(live, code, spectate=True)
@@ -149,12 +150,12 @@ def test_chat_channels_limits_and_history(db_url: str) -> None:
         assert {m["channel"] for m in history} == {"public"}
         await _close(*clients.values(), spectator, again)
 
-    with running(db_url) as live:
+    with in_process(db_url) as live:
         asyncio.run(scenario(live))
 
 
 def test_a_coa_silenced_by_suhol_cannot_post_or_claim(db_url: str) -> None:
-    async def scenario(live: Live) -> None:
+    async def scenario(live: Local) -> None:
         code, host_token, tokens = make_room(live, table(9), settings=FAST)
         clients = await _clients(live, code, tokens)
         host = await open_client(live, code, host_token=host_token)
@@ -211,12 +212,12 @@ def test_a_coa_silenced_by_suhol_cannot_post_or_claim(db_url: str) -> None:
         assert (await clients[speaker].request({"type": "act", "action": claim}))["type"] == "ack"
         await _close(*clients.values(), host)
 
-    with running(db_url) as live:
+    with in_process(db_url) as live:
         asyncio.run(scenario(live))
 
 
 def test_bot_seats_play_a_whole_game_with_people(db_url: str) -> None:
-    async def scenario(live: Live) -> None:
+    async def scenario(live: Local) -> None:
         code, host_token, tokens = make_room(live, table(4), bots=5, settings=FAST)
         clients = await _clients(live, code, tokens)
         host = await open_client(live, code, host_token=host_token)
@@ -240,12 +241,12 @@ def test_bot_seats_play_a_whole_game_with_people(db_url: str) -> None:
         assert len(acted - set(tokens) - {HOST}) >= 4  # the bots took part
         await _close(*clients.values(), host)
 
-    with running(db_url) as live:
+    with in_process(db_url) as live:
         asyncio.run(scenario(live))
 
 
 def test_a_human_moderator_sees_everything_and_runs_the_clock(db_url: str) -> None:
-    async def scenario(live: Live) -> None:
+    async def scenario(live: Local) -> None:
         with live.http() as http:
             created = http.post(
                 "/api/rooms", json={"settings": {"moderator": "human", "timers": True}}
@@ -269,24 +270,24 @@ def test_a_human_moderator_sees_everything_and_runs_the_clock(db_url: str) -> No
         assert (await mod.request({"type": "timer", "op": "pause"}))["type"] == "ack"
         await _close(mod)
 
-    with running(db_url) as live:
+    with in_process(db_url) as live:
         asyncio.run(scenario(live))
 
 
 def test_spectators_only_where_the_room_allows_them(db_url: str) -> None:
-    async def scenario(live: Live) -> None:
+    async def scenario(live: Local) -> None:
         code, _, _ = make_room(live, table(9), settings={**FAST, "spectators": False})
         from tests.server.test_live_games import _raw_hello
 
         refused = await _raw_hello(live, {"type": "hello", "room": code, "spectate": True})
         assert refused["code"] == "no_spectators"
 
-    with running(db_url) as live:
+    with in_process(db_url) as live:
         asyncio.run(scenario(live))
 
 
 def test_a_failing_store_refuses_actions_and_recovers(db_url: str) -> None:
-    async def scenario(live: Live) -> None:
+    async def scenario(live: Local) -> None:
         code, host_token, tokens = make_room(live, table(9), settings=FAST)
         clients = await _clients(live, code, tokens)
         start(live, code, host_token)
@@ -314,7 +315,7 @@ def test_a_failing_store_refuses_actions_and_recovers(db_url: str) -> None:
         assert carrier["state"]["you"]["submitted"] is not None
         await _close(*clients.values())
 
-    with running(db_url) as live:
+    with in_process(db_url) as live:
         asyncio.run(scenario(live))
 
 
@@ -329,7 +330,7 @@ def test_a_failing_store_refuses_actions_and_recovers(db_url: str) -> None:
     ],
 )
 def test_bad_messages_get_clear_errors(db_url: str, message: str, code: str) -> None:
-    async def scenario(live: Live) -> None:
+    async def scenario(live: Local) -> None:
         room, host_token, tokens = make_room(live, table(9), settings=FAST)
         ana = await open_client(live, room, token=tokens["Ana"])
         start(live, room, host_token)
@@ -341,7 +342,7 @@ def test_bad_messages_get_clear_errors(db_url: str, message: str, code: str) -> 
         assert (await ana.until("pong"))["id"] == 9
         await _close(ana)
 
-    with running(db_url) as live:
+    with in_process(db_url) as live:
         asyncio.run(scenario(live))
 
 
@@ -356,7 +357,7 @@ def test_vote_counts_reach_the_waiting_not_those_deciding(
         assert client.state is not None
         return int(client.state["ballot"]["cast"])
 
-    async def scenario(live: Live) -> None:
+    async def scenario(live: Local) -> None:
         code, host_token, tokens = make_room(live, table(9), settings=FAST)
         clients = await _clients(live, code, tokens)
         board = await open_client(live, code, spectate=True)
@@ -385,5 +386,5 @@ def test_vote_counts_reach_the_waiting_not_those_deciding(
         assert cast(deciding) == 3
         await _close(board, *clients.values())
 
-    with running(db_url) as live:
+    with in_process(db_url) as live:
         asyncio.run(scenario(live))

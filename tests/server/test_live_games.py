@@ -13,7 +13,8 @@ import pytest
 from korapsyon.record import read_record, replay, summarize
 from korapsyon.rules.views import player_view, public_view
 from korapsyon.selfplay import table
-from tests.server.live import Client, Live, make_room, open_client, play, running, start
+from tests.server.inprocess import Local, in_process
+from tests.server.live import Client, make_room, open_client, play, start
 
 
 async def _drain(client: Client) -> None:
@@ -25,7 +26,7 @@ async def _drain(client: Client) -> None:
             return
 
 
-def _record_of(live: Live, code: str, token: str) -> Any:
+def _record_of(live: Local, code: str, token: str) -> Any:
     """The finished game of room ``code``, from its record (downloaded with ``token``)."""
     with live.http() as http:
         response = http.get(
@@ -43,7 +44,7 @@ def _record_of(live: Live, code: str, token: str) -> Any:
 def test_a_complete_game_over_websockets(db_url: str, players: int) -> None:
     names = table(players)
 
-    async def scenario(live: Live) -> tuple[str, dict[str, Client], Client, Client, str]:
+    async def scenario(live: Local) -> tuple[str, dict[str, Client], Client, Client, str]:
         code, host_token, tokens = make_room(live, names)
         clients = {n: await open_client(live, code, token=t) for n, t in tokens.items()}
         host = await open_client(live, code, host_token=host_token)
@@ -56,7 +57,7 @@ def test_a_complete_game_over_websockets(db_url: str, players: int) -> None:
             await client.ws.close()
         return code, clients, host, spectator, tokens[names[0]]
 
-    with running(db_url) as live:
+    with in_process(db_url) as live:
         code, clients, _host, spectator, seat_token = asyncio.run(scenario(live))
         game = _record_of(live, code, seat_token)  # a seat's token opens the record
     assert game.is_over
@@ -77,7 +78,7 @@ def test_reconnect_and_restart_mid_game_then_finish(db_url: str) -> None:
     names = table(9)
     db = db_url
 
-    async def first_half(live: Live) -> tuple[str, str, dict[str, str], dict[str, Any]]:
+    async def first_half(live: Local) -> tuple[str, str, dict[str, str], dict[str, Any]]:
         code, host_token, tokens = make_room(live, names)
         clients = {n: await open_client(live, code, token=t) for n, t in tokens.items()}
         host = await open_client(live, code, host_token=host_token)
@@ -98,17 +99,17 @@ def test_reconnect_and_restart_mid_game_then_finish(db_url: str) -> None:
             await client.ws.close()
         return code, host_token, tokens, expected
 
-    async def second_half(live: Live, code: str, host_token: str, tokens: dict[str, str]) -> None:
+    async def second_half(live: Local, code: str, host_token: str, tokens: dict[str, str]) -> None:
         clients = {n: await open_client(live, code, token=t) for n, t in tokens.items()}
         host = await open_client(live, code, host_token=host_token)
         await play(clients, host, random.Random(4))
         for client in [*clients.values(), host]:
             await client.ws.close()
 
-    with running(db) as live:
+    with in_process(db) as live:
         code, host_token, tokens, before_restart = asyncio.run(first_half(live))
     # the server is gone; a new one on the same database carries on
-    with running(db) as live:
+    with in_process(db) as live:
         assert player_view(live.game(code), "Ana", words=False) == before_restart
         asyncio.run(second_half(live, code, host_token, tokens))
         game = _record_of(live, code, host_token)
@@ -117,7 +118,7 @@ def test_reconnect_and_restart_mid_game_then_finish(db_url: str) -> None:
 
 
 def test_a_token_acts_only_for_its_own_seat(db_url: str) -> None:
-    async def scenario(live: Live) -> None:
+    async def scenario(live: Local) -> None:
         code, host_token, tokens = make_room(live, table(9))
         ana = await open_client(live, code, token=tokens["Ana"])
         start(live, code, host_token)
@@ -139,16 +140,17 @@ def test_a_token_acts_only_for_its_own_seat(db_url: str) -> None:
         assert forged_host["code"] == "bad_token"
         await ana.ws.close()
 
-    with running(db_url) as live:
+    with in_process(db_url) as live:
         asyncio.run(scenario(live))
 
 
-async def _raw_hello(live: Live, hello: dict[str, Any]) -> dict[str, Any]:
+async def _raw_hello(live: Local, hello: dict[str, Any]) -> dict[str, Any]:
     import json
 
-    from websockets.asyncio.client import connect
-
-    async with connect(live.ws_url) as ws:
-        await ws.send(json.dumps(hello))
-        answer: dict[str, Any] = json.loads(await ws.recv())
+    socket = await live.connect()
+    try:
+        await socket.send(json.dumps(hello))
+        answer: dict[str, Any] = json.loads(await socket.recv())
         return answer
+    finally:
+        await socket.close()

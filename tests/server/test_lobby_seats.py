@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 
 from korapsyon.selfplay import table
-from tests.server.live import running
+from tests.server.inprocess import in_process
 
 FAST = {"timers": False, "bot_delay": [0.0, 0.0]}
 
@@ -20,7 +20,7 @@ def _bot(http: httpx.Client, code: str, host: str) -> httpx.Response:
 
 
 def test_R01_a_17th_seat_needs_a_custom_setup_and_a_21st_is_refused(tmp_path: Path) -> None:
-    with running(f"sqlite:///{tmp_path / 'k.sqlite3'}") as live, live.http() as http:
+    with in_process() as live, live.http() as http:
         created = http.post("/api/rooms", json={"settings": FAST}).json()
         code, host = created["code"], created["host_token"]
         for _ in range(16):

@@ -14,6 +14,7 @@ import pytest
 
 from korapsyon.rules.ruleset import default_roles
 from korapsyon.server.shards import Shards
+from tests.server.inprocess import Local, in_process
 from tests.server.live import (
     Client,
     Live,
@@ -34,7 +35,7 @@ QUICK = {
 
 
 def _room(
-    live: Live, people: list[str], bots: int, shards: Shards | None = None
+    live: Live | Local, people: list[str], bots: int, shards: Shards | None = None
 ) -> tuple[str, dict[str, str]]:
     """A room with a human moderator (R-71), these people and bots: (code, tokens), the
     tokens by name, the host's and the moderator's under "@host" and "@moderator". With
@@ -53,9 +54,11 @@ def _room(
     return code, tokens
 
 
-async def _rematch(live: Live, code: str, token: str) -> httpx.Response:
+async def _rematch(live: Live | Local, code: str, token: str) -> httpx.Response:
+    auth = {"authorization": f"Bearer {token}"}
+    if isinstance(live, Local):  # (the test client is synchronous: from a thread)
+        return await asyncio.to_thread(live.client.post, f"/api/rooms/{code}/rematch", headers=auth)
     async with httpx.AsyncClient(base_url=live.url, timeout=10) as http:
-        auth = {"authorization": f"Bearer {token}"}
         return await http.post(f"/api/rooms/{code}/rematch", headers=auth)
 
 
@@ -68,7 +71,7 @@ async def _next_room(client: Client) -> dict[str, Any]:
 
 
 def test_play_again_keeps_every_seat_and_token_with_a_new_deal(db_url: str) -> None:
-    async def scenario(live: Live) -> None:
+    async def scenario(live: Local) -> None:
         code, tokens = _room(live, ["Ana", "Ben"], bots=7)
         people = ("Ana", "Ben")
         players = {name: await open_client(live, code, token=tokens[name]) for name in people}
@@ -125,11 +128,11 @@ def test_play_again_keeps_every_seat_and_token_with_a_new_deal(db_url: str) -> N
         for client in (*players.values(), host, moderator, watcher, again, mod, late):
             await client.ws.close()
 
-    with running(db_url) as live:
+    with in_process(db_url) as live:
         asyncio.run(scenario(live))
         code = next(c for c, room in live.hub.rooms.items() if room.next_room is not None)
         new = live.hub.rooms[code].next_room
-    with running(db_url) as live, live.http() as http:  # a restart: the old room still
+    with in_process(db_url) as live, live.http() as http:  # a restart: the old room still
         # leads to the new one
         assert http.get(f"/api/rooms/{code}").json()["next"] == {"code": new, "url": None}
         assert http.get(f"/api/rooms/{new}").json()["status"] == "playing"

@@ -20,8 +20,9 @@ from korapsyon.rules.actions import HOST, Action
 from korapsyon.rules.events import BaseEvent, visible_to
 from korapsyon.rules.roles import Role
 from korapsyon.rules.steps import Step
-from korapsyon.server import session as session_module
-from tests.server.live import Client, Live, make_room, open_client, running, start
+from korapsyon.server import botseats
+from tests.server.inprocess import Local, in_process
+from tests.server.live import Client, make_room, open_client, start
 
 FAST = {"timers": False, "bot_delay": [0.0, 0.0]}
 
@@ -60,7 +61,7 @@ async def _seat(client: Client, name: str, **wanted: Any) -> dict[str, Any]:
     return seat
 
 
-async def _quietly(live: Live, code: str, client: Client, name: str) -> None:
+async def _quietly(live: Local, code: str, client: Client, name: str) -> None:
     """``name`` takes the quiet default for the step, as a person would (not ``auto``)."""
     wire = live.game(code).default_action(name).to_wire()
     wire.pop("auto", None)
@@ -75,7 +76,7 @@ def test_the_host_hands_an_away_seat_to_a_bot_and_its_player_takes_it_back(
     code = ""
     tokens: dict[str, str] = {}
 
-    async def before_restart(live: Live) -> None:
+    async def before_restart(live: Local) -> None:
         nonlocal code
         code, host_token, seats = make_room(live, ["Ana", "Ben"], bots=7, settings=settings)
         tokens.update(seats, host=host_token)
@@ -109,7 +110,7 @@ def test_the_host_hands_an_away_seat_to_a_bot_and_its_player_takes_it_back(
         for client in (ana, host):
             await client.ws.close()
 
-    async def after_restart(live: Live) -> None:
+    async def after_restart(live: Local) -> None:
         room = live.hub.rooms[code]
         assert room.session is not None and room.session.bots["Ben"].stand_in
         assert room.seats[1].stand_in == "heuristic"
@@ -119,7 +120,7 @@ def test_the_host_hands_an_away_seat_to_a_bot_and_its_player_takes_it_back(
             "Ben's bot stands (or not) after the restart",
         )
 
-    async def back(live: Live) -> None:
+    async def back(live: Local) -> None:
         ana = await open_client(live, code, token=tokens["Ana"])
         host = await open_client(live, code, host_token=tokens["host"])
         ben = await open_client(live, code, token=tokens["Ben"])  # Ben's phone is back
@@ -141,9 +142,9 @@ def test_the_host_hands_an_away_seat_to_a_bot_and_its_player_takes_it_back(
         for client in (ana, ben, host):
             await client.ws.close()
 
-    with running(db_url) as live:
+    with in_process(db_url) as live:
         asyncio.run(before_restart(live))
-    with running(db_url) as live:  # a restart: the bot goes on playing Ben's seat
+    with in_process(db_url) as live:  # a restart: the bot goes on playing Ben's seat
         asyncio.run(after_restart(live))
         asyncio.run(back(live))
 
@@ -151,7 +152,7 @@ def test_the_host_hands_an_away_seat_to_a_bot_and_its_player_takes_it_back(
 def test_a_bot_stands_in_by_itself_for_a_phone_gone_a_while(db_url: str) -> None:
     settings = {**FAST, "away_seconds": 0.2}  # auto_stand_in: on by default
 
-    async def scenario(live: Live) -> None:
+    async def scenario(live: Local) -> None:
         code, host_token, tokens = make_room(live, ["Ana", "Ben"], bots=7, settings=settings)
         ana = await open_client(live, code, token=tokens["Ana"])
         ben = await open_client(live, code, token=tokens["Ben"])
@@ -166,7 +167,7 @@ def test_a_bot_stands_in_by_itself_for_a_phone_gone_a_while(db_url: str) -> None
         for client in (ana, ben):
             await client.ws.close()
 
-    with running(db_url) as live:
+    with in_process(db_url) as live:
         asyncio.run(scenario(live))
 
 
@@ -176,7 +177,7 @@ def test_a_bot_stands_in_by_itself_after_two_timeouts_in_a_row(db_url: str) -> N
     durations = {step.value: 0.3 for step in Step}
     settings = {"durations": durations, "bot_delay": [0.0, 0.0]}
 
-    async def scenario(live: Live) -> None:
+    async def scenario(live: Local) -> None:
         code, host_token, _ = make_room(live, ["Ben"], bots=8, settings=settings)
         watcher = await open_client(live, code, spectate=True)
         start(live, code, host_token)
@@ -191,7 +192,7 @@ def test_a_bot_stands_in_by_itself_after_two_timeouts_in_a_row(db_url: str) -> N
         )
         await watcher.ws.close()
 
-    with running(db_url) as live:
+    with in_process(db_url) as live:
         asyncio.run(scenario(live))
 
 
@@ -226,10 +227,10 @@ def test_a_stand_in_sees_only_its_seat_s_view_and_never_talks(
         agents[int(str(seed).split("/")[1])] = recorder
         return recorder
 
-    monkeypatch.setattr(session_module, "make_agent", recording)
+    monkeypatch.setattr(botseats, "make_agent", recording)
     settings = {**FAST, "auto_stand_in": False, "ruleset": {"max_years": 2}}
 
-    async def scenario(live: Live) -> None:
+    async def scenario(live: Local) -> None:
         code, host_token, _ = make_room(live, ["Ben"], bots=8, settings=settings)
         host = await open_client(live, code, host_token=host_token)
         start(live, code, host_token)
@@ -251,5 +252,5 @@ def test_a_stand_in_sees_only_its_seat_s_view_and_never_talks(
         assert not any(a.player == "Ben" and a.kind == "claim" for a in game.actions)
         await host.ws.close()
 
-    with running(db_url) as live:
+    with in_process(db_url) as live:
         asyncio.run(scenario(live))

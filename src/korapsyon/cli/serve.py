@@ -287,8 +287,9 @@ def _supervise(
 SWITCH_SECONDS = 0.0005
 """How long the event loop may keep the interpreter lock while the store's writer thread
 waits for it (Python's default is 5 ms). The writer takes the lock back after each call
-into the database; under load each wait was a default 5 ms, so a group commit took 20-70
-ms and every action in it waited as long (p99 at 1,000 rooms: see docs/PERFORMANCE.md)."""
+into the database: under load, with the default, each of those waits was a whole
+interval, and every action in a group commit waited for all of them (the figures:
+docs/PERFORMANCE.md)."""
 
 
 def reachable_address(host: str) -> str:

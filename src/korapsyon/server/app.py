@@ -14,33 +14,25 @@ import traceback
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
 import msgspec
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from starlette.requests import Request
+from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..collector import collect_young, hold_full_collections, release_full_collections
-from ..record import write_record
-from ..rules.actions import HOST
-from ..rules.errors import IllegalActionError, MalformedError
-from ..rules.steps import Step
-from ..store.sql import SqlStore, StoreError
+from ..rules.errors import KorapsyonError
+from ..store.base import Store
 from . import protocol as p
 from .addresses import AddressLimits, address_of
-from .api import OPERATIONS, AddBot, CreateRoom, Health, Join, RoomCreated, SeatTicket, openapi
 from .connection import Connection, Limits
-from .errors import Elsewhere, LobbyError
-from .names import check_name
-from .room import Hub, Room, check_settings
-from .session import Refusal, StoreUnavailable
-from .settings import RoomSettings
+from .errors import Refusal, wire
+from .lobby import LobbyApi, error_response, too_large
+from .room import Hub, Room
 from .shards import Shards
 from .web import web_routes
 
@@ -48,70 +40,12 @@ HELLO_SECONDS = 10.0
 REFUSAL_HOLD = 1.0  # a socket refused for opening too often waits this long for its answer
 REPLACED = "this seat was opened on another screen"
 REPLACED_CLOSE = 4001  # the close code of a seat's connection that a newer one replaced
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-"""Characters that would reorder the text shown after them (chat refuses them)."""
 
 log = logging.getLogger("korapsyon.server")
 
 
-def _error(
-    status: int, code: str, message: str, headers: dict[str, str] | None = None
-) -> JSONResponse:
-    body = {"error": {"code": code, "message": message}}
-    return JSONResponse(body, status_code=status, headers=headers)
-
-
-def _elsewhere(request: Request, exc: Elsewhere) -> JSONResponse:
-    """421: the room is another worker's; ``url`` (and Location) is this request there."""
-    there = exc.url + request.url.path + (f"?{request.url.query}" if request.url.query else "")
-    body = {"error": {"code": exc.code, "message": exc.message, "url": there}}
-    return JSONResponse(body, status_code=exc.status, headers={"location": there})
-
-
-def _json(value: Any, status: int = 200) -> Response:
-    return Response(msgspec.json.encode(value), status_code=status, media_type="application/json")
-
-
-def _too_large(limit: int) -> LobbyError:
-    return LobbyError("too_large", f"request bodies are at most {limit} bytes", 413)
-
-
-async def _body(request: Request, kind: type[Any], limit: int) -> Any:
-    """The request's JSON body as ``kind`` (none: ``{}``). A body must say it is JSON: a
-    form a page of another site posts (``text/plain``, no preflight) is refused, 415."""
-    data = b""
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > limit:
-            raise _too_large(limit)
-    media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
-    if data and media != "application/json":
-        raise LobbyError(
-            "unsupported_media_type", "a request body is JSON (Content-Type: application/json)", 415
-        )
-    try:
-        return msgspec.json.decode(data or b"{}", type=kind)
-    except msgspec.DecodeError as exc:
-        raise LobbyError("malformed", f"malformed request: {exc}") from None
-    except RecursionError:
-        raise LobbyError("malformed", "malformed request: JSON nested too deeply") from None
-
-
-def _bearer(request: Request) -> str:
-    """The token of ``Authorization: Bearer <token>``, or ""."""
-    auth = request.headers.get("authorization", "")
-    return auth.removeprefix("Bearer ").strip() if auth.startswith("Bearer ") else ""
-
-
-def _host(request: Request, room: Room) -> None:
-    if not room.is_host(_bearer(request)):
-        raise LobbyError(
-            "not_host", "only the host may do this (Authorization: Bearer <host token>)", 403
-        )
-
-
 def build_app(
-    store: SqlStore,
+    store: Store,
     *,
     base_url: str = "",
     limits: Limits | None = None,
@@ -143,145 +77,15 @@ def build_app(
         sweeper.cancel()
         store.flush()
 
-    def handles(handler: Any) -> Any:
-        async def endpoint(request: Request) -> Response:
-            try:
-                return await handler(request)  # type: ignore[no-any-return]
-            except Elsewhere as exc:
-                return _elsewhere(request, exc)
-            except LobbyError as exc:
-                return _error(exc.status, exc.code, exc.message)
-            except StoreError as exc:
-                return _error(503, "store_unavailable", str(exc))
-            except ClientDisconnect:  # gone before its body arrived: nobody reads this
-                return _error(400, "disconnected", "the client left before its request ended")
-
-        return endpoint
-
-    async def body(request: Request, kind: type[Any]) -> Any:
-        return await _body(request, kind, limits.body_bytes)
-
-    async def create(request: Request) -> Response:
-        wanted: CreateRoom = await body(request, CreateRoom)
-        check_settings(wanted.settings)
-        name = None if wanted.name is None else check_name(wanted.name)
-        address = address_of(request.scope)
-        if not addresses.rooms.allow(address):
-            retry = addresses.rooms.retry_after(address)
-            return _error(
-                429,
-                "too_many_rooms",
-                f"at most {limits.rooms} rooms in {limits.rooms_seconds:g} s from one address",
-                {"retry-after": str(retry)},
-            )
-        for attempt in range(3):
-            room, host, moderator = hub.create_room(wanted.settings)
-            try:
-                await room.saved()
-                break
-            except StoreError:  # the store is failing, or holds an evicted room's code
-                hub.rooms.pop(room.code, None)
-                if attempt == 2:
-                    raise
-        seat = None
-        if name is not None:
-            index, secret = room.join(name)
-            seat = SeatTicket(index, room.seats[index].name, secret)
-            await room.saved()
-        return _json(RoomCreated(room.code, room.info().join_url, host, moderator, seat), 201)
-
-    async def show(request: Request) -> Response:
-        return _json((await hub.room(request.path_params["code"])).info())
-
-    async def join(request: Request) -> Response:
-        wanted: Join = await body(request, Join)
-        room = await hub.room(request.path_params["code"])
-        index, secret = room.join(wanted.name)
-        await room.saved()
-        return _json(SeatTicket(index, room.seats[index].name, secret), 201)
-
-    async def add_bot(request: Request) -> Response:
-        room = await hub.room(request.path_params["code"])
-        _host(request, room)
-        wanted: AddBot = await body(request, AddBot)
-        index = room.add_bot(wanted.kind, wanted.name)
-        await room.saved()
-        return _json(SeatTicket(index, room.seats[index].name), 201)
-
-    async def remove_seat(request: Request) -> Response:
-        room = await hub.room(request.path_params["code"])
-        _host(request, room)
-        room.remove_seat(int(request.path_params["seat"]))
-        await room.saved()
-        return _json(room.info())
-
-    async def settings(request: Request) -> Response:
-        room = await hub.room(request.path_params["code"])
-        _host(request, room)
-        wanted: RoomSettings = await body(request, RoomSettings)
-        room.update_settings(wanted)
-        await room.saved()
-        return _json(room.info())
-
-    async def start(request: Request) -> Response:
-        room = await hub.room(request.path_params["code"])
-        _host(request, room)
-        await room.start()
-        return _json(room.info())
-
-    async def rematch(request: Request) -> Response:
-        room = await hub.room(request.path_params["code"])
-        _host(request, room)
-        await hub.rematch(room)
-        return _json(room.info())
-
-    async def record(request: Request) -> Response:
-        code = request.path_params["code"]
-        found = await asyncio.to_thread(hub.record, code, _bearer(request))
-        headers = {"content-disposition": f'attachment; filename="korapsyon-{code}.json"'}
-        return Response(write_record(found), media_type="application/json", headers=headers)
-
-    async def protocol(request: Request) -> Response:
-        return _json(p.schemas())
-
-    description = msgspec.json.encode(openapi())
-
-    async def openapi_json(request: Request) -> Response:
-        return Response(description, media_type="application/json")
-
-    async def health(request: Request) -> Response:
-        return _json(Health(True, len(hub.rooms), sorted(hub.damaged)))
-
-    handlers = {
-        "create": create,
-        "show": show,
-        "join": join,
-        "add_bot": add_bot,
-        "remove_seat": remove_seat,
-        "settings": settings,
-        "start": start,
-        "rematch": rematch,
-        "record": record,
-        "protocol": protocol,
-        "openapi": openapi_json,
-        "health": health,
-    }
-    routes = [
-        Route(_starlette_path(op.path), handles(handlers[op.name]), methods=[op.method])
-        for op in OPERATIONS
-    ]
+    lobby = LobbyApi(hub, limits, addresses)
     app = Starlette(
-        routes=[*routes, *web_routes(hub.shards)],
+        routes=[*lobby.routes(), *web_routes(hub.shards)],
         lifespan=lifespan,
         exception_handlers={HTTPException: _http_error, Exception: _crash},  # type: ignore[dict-item]
     )
     app.state.hub = hub
     allowed = {_origin(url) for url in (*hub.shards.urls, *origins)} - {("", "")}
     return Server(app, hub, limits, addresses, frozenset(allowed))
-
-
-def _starlette_path(path: str) -> str:
-    return path.replace("{seat}", "{seat:int}")
 
 
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
@@ -292,12 +96,12 @@ async def _http_error(request: Request, exc: HTTPException) -> Response:
     code = HTTP_CODES.get(exc.status_code, "refused")
     headers = dict(exc.headers or {})
     message = f"{request.method} {request.url.path}: {exc.detail}"
-    return _error(exc.status_code, code, message, headers)
+    return error_response(exc.status_code, code, message, headers)
 
 
 async def _crash(request: Request, exc: Exception) -> Response:
     """A bug: still a JSON error (the traceback goes to the server's log)."""
-    return _error(500, "internal", "the server failed on this request; nothing was changed")
+    return error_response(500, "internal", "the server failed on this request; nothing was changed")
 
 
 class Server:
@@ -342,13 +146,13 @@ class Server:
                 f"at most {limits.requests} API requests in {limits.requests_seconds:g} s "
                 "from one address"
             )
-            return _error(429, "rate_limited", message, {"retry-after": str(retry)})
+            return error_response(429, "rate_limited", message, {"retry-after": str(retry)})
         for name, value in scope["headers"]:
             if name == b"content-length" and (
                 not value.isdigit() or int(value) > limits.body_bytes
             ):
-                error = _too_large(limits.body_bytes)
-                return _error(413, error.code, error.message, {"connection": "close"})
+                error = too_large(limits.body_bytes)
+                return error_response(413, error.code, error.message, {"connection": "close"})
         return None
 
     async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -433,18 +237,18 @@ def _reason(message: str) -> str:
     return message if len(data) <= 123 else data[:120].decode("utf-8", "ignore") + "..."
 
 
-async def _collect_when_quiet(store: SqlStore) -> None:
+async def _collect_when_quiet(store: Store) -> None:
     """The garbage collector's policy (:mod:`korapsyon.collector`): young objects on a
     clock, and a full collection only once the server has been quiet (nothing written to
     the store) for QUIET_SECONDS; under load, full collections find nothing to free."""
     gc.collect()
     saved = hold_full_collections()  # the games rebuilt at start-up live as their rooms
     young = asyncio.get_running_loop().create_task(collect_young())
-    seen = collected = store.writer.commits
+    seen = collected = store.commits
     try:
         while True:
             await asyncio.sleep(QUIET_SECONDS)
-            commits = store.writer.commits
+            commits = store.commits
             if commits == seen != collected:
                 gc.collect()
                 collected = commits
@@ -492,32 +296,10 @@ async def serve_connection(hub: Hub, ws: WebSocket, send: Send, limits: Limits) 
     """One client from ``hello`` to goodbye (``send`` is the ASGI server's, for the
     connection's outbox)."""
     await ws.accept()
-    try:
-        first = await asyncio.wait_for(ws.receive(), HELLO_SECONDS)
-    except TimeoutError:
-        await _refuse(ws, "bad_hello", f"say hello within {HELLO_SECONDS:g} s", accepted=True)
+    said = await _hello(hub, ws, limits)
+    if said is None:
         return
-    except WebSocketDisconnect:
-        return
-    if first["type"] == "websocket.disconnect":
-        return
-    raw = first.get("text") or (first.get("bytes") or b"").decode("utf-8", "replace")
-    try:
-        hello = p.decode_client(raw)
-        if not isinstance(hello, p.Hello):
-            raise LobbyError("bad_hello", "the first message must be hello")
-        if hello.protocol != p.PROTOCOL_VERSION:
-            raise LobbyError("protocol", f"this server speaks protocol {p.PROTOCOL_VERSION}")
-        room = await hub.room(hello.room)
-        role, seat, host = room.identify(hello.token, hello.host_token, hello.spectate)
-        if role == "spectator" and room.spectators() >= limits.spectators > 0:
-            raise LobbyError(
-                "too_many_spectators", f"at most {limits.spectators} spectators watch a room"
-            )
-    except (msgspec.DecodeError, LobbyError) as exc:
-        code = exc.code if isinstance(exc, LobbyError) else "malformed"
-        await _refuse(ws, code, str(exc), accepted=True)
-        return
+    room, (role, seat, host) = said
     conn = Connection(ws, send, role=role, seat=seat, host=host, limits=limits, outbox=room.outbox)  # type: ignore[arg-type]
     try:
         _join(room, conn)
@@ -528,19 +310,7 @@ async def serve_connection(hub: Hub, ws: WebSocket, send: Send, limits: Limits) 
         await _refuse(ws, "internal", why, accepted=True, code=1011)
         return
     try:
-        while not conn.closed:
-            message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            data = message.get("text")
-            if data is None:
-                data = (message.get("bytes") or b"").decode("utf-8", "replace")
-            try:
-                await handle(room, conn, data)
-            except Exception as exc:  # a bug: this message only is refused
-                incidents.report(exc, f"room {room.code}: a message failed")
-                why = "the server failed on this message; nothing was changed"
-                conn.send(p.Error(_id_of(data), "internal", why))
+        await _converse(room, conn, ws)
     except WebSocketDisconnect:
         pass
     finally:
@@ -553,8 +323,59 @@ async def serve_connection(hub: Hub, ws: WebSocket, send: Send, limits: Limits) 
             room.connections.remove(conn)
             room.presence_changed()
             seat, session = conn.seat, room.session
-            if seat is not None and session is not None and not session.connected(seat):
-                session.seat_left(seat)  # (a connection a newer one replaced is not here)
+            if seat is not None and session is not None and not session.botseats.connected(seat):
+                session.botseats.seat_left(seat)  # (a connection a newer one replaced is not here)
+
+
+async def _hello(
+    hub: Hub, ws: WebSocket, limits: Limits
+) -> tuple[Room, tuple[str, str | None, bool]] | None:
+    """The room and who the client is (role, seat, host?), from its first message; or
+    None, the client refused (and told why) or gone."""
+    try:
+        first = await asyncio.wait_for(ws.receive(), HELLO_SECONDS)
+    except TimeoutError:
+        await _refuse(ws, "bad_hello", f"say hello within {HELLO_SECONDS:g} s", accepted=True)
+        return None
+    except WebSocketDisconnect:
+        return None
+    if first["type"] == "websocket.disconnect":
+        return None
+    raw = first.get("text") or (first.get("bytes") or b"").decode("utf-8", "replace")
+    try:
+        hello = p.decode_client(raw)
+        if not isinstance(hello, p.Hello):
+            raise Refusal("bad_hello", "the first message must be hello")
+        if hello.protocol != p.PROTOCOL_VERSION:
+            raise Refusal("protocol", f"this server speaks protocol {p.PROTOCOL_VERSION}")
+        room = await hub.room(hello.room)
+        who = room.identify(hello.token, hello.host_token, hello.spectate)
+        if who[0] == "spectator" and room.spectators() >= limits.spectators > 0:
+            raise Refusal(
+                "too_many_spectators", f"at most {limits.spectators} spectators watch a room"
+            )
+    except (msgspec.DecodeError, Refusal) as exc:
+        code = exc.code if isinstance(exc, Refusal) else "malformed"
+        await _refuse(ws, code, str(exc), accepted=True)
+        return None
+    return room, who
+
+
+async def _converse(room: Room, conn: Connection, ws: WebSocket) -> None:
+    """Every message of the client, one at a time, until it or the server closes."""
+    while not conn.closed:
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            break
+        data = message.get("text")
+        if data is None:
+            data = (message.get("bytes") or b"").decode("utf-8", "replace")
+        try:
+            await on_message(room, conn, data)
+        except Exception as exc:  # a bug: this message only is refused
+            incidents.report(exc, f"room {room.code}: a message failed")
+            why = "the server failed on this message; nothing was changed"
+            conn.send(p.Error(_id_of(data), "internal", why))
 
 
 def _join(room: Room, conn: Connection) -> None:
@@ -568,7 +389,7 @@ def _join(room: Room, conn: Connection) -> None:
     session = room.session
     if session is not None:
         session.send_view(conn)
-        for frame in session.chat_history(conn):
+        for frame in session.chat.history(session.game, conn):
             conn.send_raw(frame)
     if conn.seat is not None:
         for other in list(room.connections):
@@ -579,24 +400,32 @@ def _join(room: Room, conn: Connection) -> None:
     room.connections.append(conn)
     room.presence_changed()
     if conn.seat is not None and session is not None:
-        session.seat_connected(conn.seat)  # a bot standing in for this player stops
+        session.botseats.seat_connected(conn.seat)  # a bot standing in for this player stops
 
 
-async def handle(room: Room, conn: Connection, data: str) -> None:
-    """One client message: exactly one ack or error for act, chat and timer messages."""
+def _admit(conn: Connection, data: str) -> p.ClientMessage | None:
+    """The message ``data`` decoded, or None: too large, too many, or malformed (the client
+    is told; a flood closes the connection)."""
     if len(data) > p.MAX_MESSAGE_BYTES:
         conn.send(p.Error(None, "too_large", f"messages are at most {p.MAX_MESSAGE_BYTES} bytes"))
-        return
+        return None
     if not conn.messages.allow():
         if not conn.refusals.allow():  # it goes on regardless: a flood
             conn.close("too many messages: closed for flooding", 1008)
-            return
-        conn.send(p.Error(_id_of(data), "rate_limited", "too many messages: slow down"))
-        return
+        else:
+            conn.send(p.Error(_id_of(data), "rate_limited", "too many messages: slow down"))
+        return None
     try:
-        message = p.decode_client(data)
+        return p.decode_client(data)
     except msgspec.DecodeError as exc:
         conn.send(p.Error(_id_of(data), "malformed", f"malformed message: {exc}"))
+        return None
+
+
+async def on_message(room: Room, conn: Connection, data: str) -> None:
+    """One client message: exactly one ack or error for act, chat and timer messages."""
+    message = _admit(conn, data)
+    if message is None:
         return
     if isinstance(message, p.Ping):
         conn.send(p.Pong(message.id, time.time()))
@@ -608,68 +437,20 @@ async def handle(room: Room, conn: Connection, data: str) -> None:
     if session is None:
         conn.send(p.Error(message.id, "not_started", "the game has not started"))
         return
-    if conn.seat is not None and isinstance(message, (p.Act, p.Chat)):
-        session.returned(conn.seat)  # its player is here: a bot standing in stops
     try:
         if isinstance(message, p.Act):
-            action = message.action
-            if action.player == HOST:
-                if not (conn.host or conn.role == "moderator"):
-                    raise _Refused("not_host", "only the host or the moderator acts as @host")
-            elif conn.role != "player" or action.player != conn.seat:
-                raise _Refused(
-                    "not_your_seat",
-                    f"this connection acts for {conn.seat or 'no seat'}, not {action.player!r}",
-                )
-            if action.kind == "claim" and session.game.step is Step.DISCUSSION:
-                _talk(conn)  # a claim is table talk, stored and shown on the board: as chat
-            seq = await session.act(action)
-            session.acknowledge(conn, message.id, seq)
+            await session.submit(conn, message.id, message.action)
         elif isinstance(message, p.Chat):
-            refusal = session.chat_refusal(conn, message.channel)
-            if refusal is not None:
-                raise _Refused(*refusal)
-            if BIDI_CONTROLS.intersection(message.text) or any(
-                ch < " " and ch not in "\n\t" for ch in message.text
-            ):
-                raise _Refused(
-                    "bad_text", "chat text may not hold control or bidi override characters"
-                )
-            _talk(conn)
             seq = await session.post(conn, message.channel, message.text)
             conn.send(p.Ack(message.id, seq))
         elif isinstance(message, p.StandIn):
-            if not (conn.host or conn.role == "moderator"):
-                raise _Refused("not_host", "only the host or the moderator hands a seat to a bot")
-            by = "moderator" if conn.role == "moderator" else "host"
-            await session.set_stand_in(message.player, message.bot, by)
+            await session.hand_seat(conn, message.player, message.bot)
             conn.send(p.Ack(message.id))
         else:  # Timer
-            if not (conn.host or conn.role == "moderator"):
-                raise _Refused("not_host", "only the host or the moderator controls the timer")
-            by = "moderator" if conn.role == "moderator" else "host"
-            session.control_timer(message.op, message.seconds, by)
+            session.time(conn, message.op, message.seconds)
             conn.send(p.Ack(message.id))
-    except (_Refused, Refusal) as exc:
-        conn.send(p.Error(message.id, exc.code, exc.message))
-    except IllegalActionError as exc:
-        conn.send(p.Error(message.id, exc.code, str(exc)))
-    except MalformedError as exc:
-        conn.send(p.Error(message.id, "malformed", str(exc)))
-    except StoreUnavailable as exc:
-        conn.send(p.Error(message.id, "store_unavailable", str(exc)))
-    except ValueError as exc:
-        conn.send(p.Error(message.id, "refused", str(exc)))
-
-
-def _talk(conn: Connection) -> None:
-    """Count a chat message or a claim against the connection's talk budget."""
-    if not conn.chat.allow():
-        chat = conn.chat
-        raise _Refused(
-            "rate_limited",
-            f"at most {chat.count} chat messages or claims in {chat.seconds:g} s",
-        )
+    except (Refusal, KorapsyonError) as exc:
+        conn.send(p.Error(message.id, *wire(exc)))
 
 
 class Incidents:
@@ -698,13 +479,6 @@ class Incidents:
 
 
 incidents = Incidents()
-
-
-class _Refused(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 def _id_of(data: str) -> int | None:

@@ -13,7 +13,7 @@ import unicodedata
 import disarm
 
 from ..rules.game import MAX_NAME
-from .errors import LobbyError
+from .errors import Refusal
 
 INVISIBLE = frozenset("\u115f\u1160\u2800\u3164\uffa0")  # letters that show nothing
 MAX_MARKS = 2  # combining marks in a row (more stack into unreadable "Zalgo" text)
@@ -32,20 +32,20 @@ def check_name(raw: str) -> str:
     the clients show names as text."""
     name = unicodedata.normalize("NFC", " ".join(raw.split()))
     if not 1 <= len(name) <= MAX_NAME:
-        raise LobbyError("bad_name", f"a name has 1 to {MAX_NAME} characters")
+        raise Refusal("bad_name", f"a name has 1 to {MAX_NAME} characters")
     if name.startswith("@"):
-        raise LobbyError("bad_name", "a name may not start with '@'")
+        raise Refusal("bad_name", "a name may not start with '@'")
     if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise LobbyError("bad_name", "a name may not hold control, format or invisible characters")
+        raise Refusal("bad_name", "a name may not hold control, format or invisible characters")
     if any(ch in INVISIBLE for ch in name):
-        raise LobbyError("bad_name", "a name may not hold invisible letters")
+        raise Refusal("bad_name", "a name may not hold invisible letters")
     marks = 0
     for ch in name:
         marks = marks + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
         if marks > MAX_MARKS:
-            raise LobbyError("bad_name", f"at most {MAX_MARKS} combining marks on one letter")
+            raise Refusal("bad_name", f"at most {MAX_MARKS} combining marks on one letter")
     if reads_as_reserved(name):
-        raise LobbyError("bad_name", f"{name!r} reads as the host or the moderator: choose another")
+        raise Refusal("bad_name", f"{name!r} reads as the host or the moderator: choose another")
     return name
 
 

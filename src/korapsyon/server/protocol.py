@@ -12,6 +12,7 @@ docs/PROTOCOL.md is generated from these types (``korapsyon.server.protocol.docu
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal, TypeAlias
 
 import msgspec
@@ -238,13 +239,37 @@ PAD_OVERHEAD = len(_PAD_FIELD) + 1  # the field's name and quotes: its least cos
 COVER = b'{"type":"cover"}'
 
 
-def with_votes_cast(core: bytes, cast: int | None) -> bytes:
-    """The JSON of a view's shared part, from the JSON of its part without the vote count
-    (:meth:`~korapsyon.rules.views.ViewTracker.shared_core`, whose last field is the
-    ballot) and the count (:func:`~korapsyon.rules.views.votes_cast`; None: no count)."""
-    if cast is None:
-        return core
-    return b'%s,"cast":%d}}' % (core[:-2], cast)
+class SharedJson:
+    """The JSON of a view's shared part for each vote count, without encoding the whole
+    part for every vote: the part without its ballot and the ballot without its count
+    (:meth:`~korapsyon.rules.views.ViewTracker.shared_core`, which changes only with a
+    public event) are encoded once, and the count (:func:`~korapsyon.rules.views.votes_cast`)
+    is added to the ballot's JSON object as its last member, the ballot to the part's as its
+    last. Nothing here depends on the order of the view's keys: the ballot always goes
+    last on the wire (the protocol's order; tests/server/test_view_json.py checks the
+    bytes are those of encoding the shared part with its ballot last)."""
+
+    __slots__ = ("ballot", "bare", "core", "rest")
+
+    def __init__(self, core: Mapping[str, Any]) -> None:
+        self.core = core  # the shared part without the count, as encoded here
+        self.rest = encode({key: value for key, value in core.items() if key != "ballot"})
+        self.ballot = encode(core["ballot"]) if "ballot" in core else None
+        self.bare = self.with_count(None)
+
+    def without_count(self) -> bytes:
+        """The shared part's JSON without the count (comparable across pushes)."""
+        return self.bare
+
+    def with_count(self, cast: int | None) -> bytes:
+        """The shared part's JSON with ``cast`` votes counted in its ballot (None: none)."""
+        ballot = self.ballot
+        if ballot is None:
+            return self.rest
+        if cast is not None and ballot != b"null":
+            ballot = b'%s,"cast":%d}' % (ballot[:-1], cast)
+        joint = b"," if len(self.rest) > 2 else b""  # (an empty part: "{}")
+        return b'%s%s"ballot":%s}' % (self.rest[:-1], joint, ballot)
 
 
 def padded(frame: bytes, size: int) -> bytes:

@@ -15,7 +15,6 @@ import secrets
 import time
 from collections.abc import Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -24,11 +23,12 @@ from ..record import FORMAT, Decks, Record, new_game, replay
 from ..rules.cards import LARGE_DECK, SMALL_DECK
 from ..rules.errors import KorapsyonError
 from ..rules.ruleset import MAX_CUSTOM, MAX_PLAYERS, MIN_PLAYERS, check_custom_roles, default_roles
-from ..store.sql import RoomRow, SeatRow, SqlStore, StoreError
+from ..store.base import RoomRow, SeatRow, Store, StoreError
 from .api import NextRoom, RoomInfo, SeatInfo
 from .connection import Connection, Outbox
-from .errors import Elsewhere, LobbyError
+from .errors import Elsewhere, Refusal
 from .names import check_name
+from .port import Seat
 from .protocol import Lobby, encode
 from .session import GameSession
 from .settings import RoomSettings
@@ -37,7 +37,7 @@ from .shards import Shards
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: codes are read aloud and typed
 CODE_LENGTH = 5
 PRESENCE_SECONDS = 1.0  # connections coming and going re-send the lobby at most this often
-BOT_KINDS = ("heuristic", "random")
+SEAT_BOTS = ("heuristic", "random")  # the bots a seat may hold (bots.kinds.BOT_KINDS: a run's)
 log = logging.getLogger("korapsyon.server")
 BOT_NAMES = ("Bot Amihan", "Bot Bayani", "Bot Dalisay", "Bot Diwa", "Bot Habagat", "Bot Isko",
              "Bot Kidlat", "Bot Liwayway", "Bot Mayumi", "Bot Ningning", "Bot Tala", "Bot Ulan",
@@ -69,15 +69,7 @@ def check_settings(settings: RoomSettings) -> None:
         try:
             check_custom_roles(settings.roles)
         except KorapsyonError as exc:
-            raise LobbyError("bad_setup", str(exc)) from None
-
-
-@dataclass
-class Seat:
-    name: str
-    bot: str | None = None
-    token: str | None = None  # sha256 of the seat's token (people only)
-    stand_in: str | None = None  # a person's seat: the kind of bot playing it while away
+            raise Refusal("bad_setup", str(exc)) from None
 
 
 class Room:
@@ -94,7 +86,8 @@ class Room:
         created_at: float,
     ) -> None:
         self.hub = hub
-        self.store: SqlStore = hub.store
+        self.store: Store = hub.store
+        self.trace = hub.trace
         self.code = code
         self.settings = settings
         self.host_token = host_token
@@ -126,8 +119,8 @@ class Room:
 
     def add_bot(self, kind: str, raw_name: str | None = None) -> int:
         self._in_lobby()
-        if kind not in BOT_KINDS:
-            raise LobbyError("bad_bot", f"bots are {' or '.join(BOT_KINDS)}, not {kind!r}")
+        if kind not in SEAT_BOTS:
+            raise Refusal("bad_bot", f"bots are {' or '.join(SEAT_BOTS)}, not {kind!r}")
         if raw_name is None:
             taken = {s.name for s in self.seats}
             raw_name = next((n for n in BOT_NAMES if n not in taken), f"Bot {len(self.seats) + 1}")
@@ -138,7 +131,7 @@ class Room:
     def remove_seat(self, index: int) -> None:
         self._in_lobby()
         if not 0 <= index < len(self.seats):
-            raise LobbyError("no_seat", f"there is no seat {index}", 404)
+            raise Refusal("no_seat", f"there is no seat {index}", 404)
         removed = self.seats.pop(index)
         for conn in list(self.connections):
             if conn.seat == removed.name:
@@ -154,18 +147,18 @@ class Room:
 
     def _in_lobby(self) -> None:
         if self.starting:
-            raise LobbyError("starting", "the game is starting: the seats are fixed", 409)
+            raise Refusal("starting", "the game is starting: the seats are fixed", 409)
         if self.status != "lobby":
-            raise LobbyError("started", "the game has started: the seats are fixed", 409)
+            raise Refusal("started", "the game has started: the seats are fixed", 409)
 
     def _new_name(self, raw: str) -> str:
         name = check_name(raw)
         if any(s.name.casefold() == name.casefold() for s in self.seats):
-            raise LobbyError("name_taken", f"{name!r} is already at the table", 409)
+            raise Refusal("name_taken", f"{name!r} is already at the table", 409)
         # R-01: 16 seats at most for the R-02 roles, 20 with a custom setup (docs/RULINGS.md)
         limit = MAX_PLAYERS if self.settings.roles is None else MAX_CUSTOM
         if len(self.seats) >= limit:
-            raise LobbyError("room_full", f"R-01: this room seats at most {limit}", 409)
+            raise Refusal("room_full", f"R-01: this room seats at most {limit}", 409)
         return name
 
     def _save_seats(self) -> None:
@@ -206,7 +199,7 @@ class Room:
             game = new_game(setup)
             session = GameSession(self, game, setup)
         except KorapsyonError as exc:
-            raise LobbyError("bad_setup", str(exc)) from None
+            raise Refusal("bad_setup", str(exc)) from None
         self.starting = True
         try:
             self.last_write = self.store.start_game(
@@ -221,7 +214,7 @@ class Room:
         session.resume_timer(None)  # the first step's timer
         for conn in self.connections:
             session.send_view(conn)
-        session._changed()  # bots begin
+        session.changed()  # bots begin
 
     def _deal(self) -> Record:
         """The game's setup from the seats and settings as they are now."""
@@ -230,13 +223,13 @@ class Room:
         roles = list(self.settings.roles) if self.settings.roles is not None else None
         if roles is None:
             if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-                raise LobbyError(
+                raise Refusal(
                     "player_count",
                     f"R-01: a game needs {MIN_PLAYERS}-{MAX_PLAYERS} seats, not {len(names)}",
                 )
             roles = default_roles(len(names))
         elif len(roles) != len(names):
-            raise LobbyError(
+            raise Refusal(
                 "player_count", f"the custom setup has {len(roles)} roles for {len(names)} seats"
             )
         rng.shuffle(roles)
@@ -265,12 +258,12 @@ class Room:
             raise RuntimeError(f"room {self.code}: its stored record is refused: {refused.reason}")
         setup = msgspec.structs.replace(record, actions=[])
         self.session = GameSession(self, game, setup)
-        self.session.chat = list(row.chats)
+        self.session.chat.rows = list(row.chats)
         if game.is_over and self.status != "finished":
             self.finished()  # a crash fell between the last action's commit and this one
         if not game.is_over:
             self.session.resume_timer(row.timer)
-            self.session._changed()
+            self.session.changed()
 
     def finished(self) -> None:
         self.status = "finished"
@@ -281,27 +274,35 @@ class Room:
     def is_host(self, secret: str) -> bool:
         return _matches(secret, self.host_token)
 
+    def check_host(self, secret: str) -> None:
+        """Raise Refusal unless ``secret`` is this room's host token (the lobby API's
+        requests that manage the room)."""
+        if not self.is_host(secret):
+            raise Refusal(
+                "not_host", "only the host may do this (Authorization: Bearer <host token>)", 403
+            )
+
     def identify(
         self, token_: str | None, host_token: str | None, spectate: bool
     ) -> tuple[str, str | None, bool]:
-        """(role, seat name, host?) for a hello; raises LobbyError if the tokens are wrong."""
+        """(role, seat name, host?) for a hello; raises Refusal if the tokens are wrong."""
         host = host_token is not None and self.is_host(host_token)
         if host_token is not None and not host:
-            raise LobbyError("bad_token", "that is not this room's host token", 403)
+            raise Refusal("bad_token", "that is not this room's host token", 403)
         if token_ is not None:
             if _matches(token_, self.moderator_token):
                 return "moderator", None, host
             for seat in self.seats:
                 if _matches(token_, seat.token):
                     return "player", seat.name, host
-            raise LobbyError("bad_token", "that token does not open a seat of this room", 403)
+            raise Refusal("bad_token", "that token does not open a seat of this room", 403)
         if host:
             return "host", None, True
         if spectate:
             if not self.settings.spectators:
-                raise LobbyError("no_spectators", "this room does not allow spectators", 403)
+                raise Refusal("no_spectators", "this room does not allow spectators", 403)
             return "spectator", None, False
-        raise LobbyError("bad_hello", "say who you are: a seat token, the host token or spectate")
+        raise Refusal("bad_hello", "say who you are: a seat token, the host token or spectate")
 
     def tokens(self) -> list[str | None]:
         """The digests of every token of the room: the host's, the moderator's, the seats'."""
@@ -318,7 +319,9 @@ class Room:
         for i, s in enumerate(self.seats):
             here = s.bot is not None or s.name in connected
             away = (
-                playing is not None and s.bot is None and (not here or playing.missed(s.name) >= 2)
+                playing is not None
+                and s.bot is None
+                and (not here or playing.botseats.missed(s.name) >= 2)
             )
             seats.append(SeatInfo(i, s.name, s.bot, here, s.stand_in, away))
         shards = self.hub.shards
@@ -380,7 +383,7 @@ class Hub:
 
     def __init__(
         self,
-        store: SqlStore,
+        store: Store,
         base_url: str = "",
         *,
         trace: bool = False,
@@ -434,7 +437,7 @@ class Hub:
         if room.next_room is not None:
             return room.next_room
         if room.session is None or not room.session.game.is_over:
-            raise LobbyError("not_over", "play again once the game is over", 409)
+            raise Refusal("not_over", "play again once the game is over", 409)
         if room.rematching is None:
             room.rematching = asyncio.ensure_future(self._rematch(room))
         rematching = room.rematching
@@ -460,7 +463,7 @@ class Hub:
             try:
                 new_game(setup)  # R-02/R-03, as the first game's start checked them
             except KorapsyonError as exc:
-                raise LobbyError("bad_setup", str(exc)) from None
+                raise Refusal("bad_setup", str(exc)) from None
             row = RoomRow(
                 code,
                 new.created_at,
@@ -507,7 +510,7 @@ class Hub:
                 if room is None:
                     return await self.room(code)  # set aside: say so
         if room is None:
-            raise LobbyError("no_room", f"there is no room {code!r}", 404)
+            raise Refusal("no_room", f"there is no room {code!r}", 404)
         room.touched = time.monotonic()
         return room
 
@@ -574,7 +577,7 @@ class Hub:
         """A finished game's record (from memory, or from the store, so any worker has it),
         for its table: the holder of one of its room's tokens (a seat's, the host's or the
         moderator's), or anyone if the host chose to publish it (``public_record``; the
-        record holds every secret ballot: docs/RULINGS.md). Raises LobbyError."""
+        record holds every secret ballot: docs/RULINGS.md). Raises Refusal."""
         code = code.upper()
         self._refuse_damaged(code)
         room = self.rooms.get(code)
@@ -584,7 +587,7 @@ class Hub:
         else:
             row = self.store.load_room(code)
             if row is None:
-                raise LobbyError("no_record", f"room {code!r} has no finished game", 404)
+                raise Refusal("no_record", f"room {code!r} has no finished game", 404)
             try:
                 settings = msgspec.convert(row.settings, RoomSettings)
             except msgspec.ValidationError as exc:
@@ -594,14 +597,14 @@ class Hub:
             finished = row.setup is not None and row.status == "finished"
             record = stored_record(row) if finished else None
         if not settings.public_record and not _opens(secret, tokens):
-            raise LobbyError(
+            raise Refusal(
                 "not_at_table",
                 "a game's record is for its table: ask with a seat's, the host's or the "
                 "moderator's token (Authorization: Bearer <token>)",
                 403,
             )
         if record is None:
-            raise LobbyError("no_record", f"room {code!r} has no finished game", 404)
+            raise Refusal("no_record", f"room {code!r} has no finished game", 404)
         return record
 
     def _refuse_damaged(self, code: str) -> None:
@@ -609,8 +612,8 @@ class Hub:
             raise self._damaged(code)
 
     @staticmethod
-    def _damaged(code: str) -> LobbyError:
-        return LobbyError(
+    def _damaged(code: str) -> Refusal:
+        return Refusal(
             "room_damaged",
             f"room {code} could not be read from the store; it is closed until the server's "
             "operator repairs it (the other rooms are not affected, and nothing of it was "

@@ -30,7 +30,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, InvalidStateError
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,14 +41,11 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.pool import NullPool
 
 from . import schema
+from .base import ChatRow, RoomRow, SeatRow, StoreError, WriteLog
 
 Op = Callable[[Connection], Any]
 
 log = logging.getLogger(__name__)
-
-
-class StoreError(RuntimeError):
-    """The store could not do what was asked (the database refused or is gone)."""
 
 
 def describe(error: BaseException) -> str:
@@ -70,53 +67,6 @@ def describe(error: BaseException) -> str:
 
 
 @dataclass
-class SeatRow:
-    seat: int
-    name: str
-    bot: str | None
-    token: str | None
-    stand_in: str | None = None  # the kind of bot playing for its player while away
-
-
-@dataclass
-class ChatRow:
-    seq: int
-    channel: str
-    author: str
-    text: str
-    year: int
-    at: float
-
-
-@dataclass
-class RoomRow:
-    """A room as stored, with its seats and, once started, its game."""
-
-    code: str
-    created_at: float
-    status: str
-    settings: dict[str, Any]
-    host_token: str
-    moderator_token: str | None
-    seats: list[SeatRow] = field(default_factory=list)
-    setup: dict[str, Any] | None = None
-    actions: list[dict[str, Any]] = field(default_factory=list)
-    chats: list[ChatRow] = field(default_factory=list)
-    timer: dict[str, Any] | None = None
-    next_room: str | None = None  # the room its table moved on to (the host's rematch)
-
-
-class WriteLog:
-    """One game's writes, shared with the writer thread: once a write fails, every later
-    write of the same generation fails too, so the stored record never has a hole. The
-    game's owner starts a new generation after rebuilding from what was committed."""
-
-    def __init__(self) -> None:
-        self.generation = 0
-        self.failed = -1
-
-
-@dataclass
 class Insert:
     """A row to insert: the writer inserts consecutive rows of a table in one statement.
     ``guard`` (if given) runs first and may refuse the row by raising."""
@@ -133,9 +83,8 @@ Write = Op | Insert
 
 GATHER_SECONDS = 0.001
 """How long the writer waits after a group's first write for more to join it: fewer,
-larger commits (each one an fsync, and SQLAlchemy work holding the interpreter lock). At
-1,000 rooms and 2,100 actions/s it cut the server's CPU from about 90% to 80% of a core,
-for a millisecond more on every action's round trip."""
+larger commits (each one an fsync, and SQLAlchemy work holding the interpreter lock), for
+as much more on every action's round trip (the figures: docs/PERFORMANCE.md)."""
 
 
 class Writer:
@@ -327,6 +276,11 @@ class SqlStore:
         else:
             self.engine = create_engine(url, pool_pre_ping=True, pool_size=2, max_overflow=2)
         self.writer = Writer(self.engine)
+
+    @property
+    def commits(self) -> int:
+        """How many group commits the writer made so far."""
+        return self.writer.commits
 
     # ------------------------------------------------------------ schema
     def migrate(self) -> None:
@@ -570,10 +524,6 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=FULL")  # a committed action survives a power cut
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.close()
-
-
-def now() -> float:
-    return time.time()
 
 
 _json_encode = msgspec.json.Encoder().encode
