@@ -27,11 +27,10 @@ class TransitionError(AssertionError):
 
 def check(state: GameState, action: BaseAction) -> int:
     """Validate ``action`` without changing anything; return the actor's seat."""
-    outcome = state.outcome
-    if outcome is not None:
-        raise illegal("game_over", outcome.rule, "the game is over")
     step = state.step
-    assert step is not None
+    if step is None:  # (only once the game is over)
+        assert state.outcome is not None
+        raise illegal("game_over", state.outcome.rule, "the game is over")
     kind = type(action)
     checker = _CHECKS[step].get(kind)
     if checker is None:

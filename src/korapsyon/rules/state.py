@@ -275,7 +275,7 @@ class GameState:
     def names(self, seats: Sequence[int] | frozenset[int]) -> tuple[str, ...]:
         """The names of these seats in seat order (the host's as ``@host``)."""
         names = self.players
-        return tuple(names[s] if s >= 0 else HOST for s in sorted(seats))
+        return tuple([names[s] if s >= 0 else HOST for s in sorted(seats)])
 
     def tally(self, counts: dict[int, int]) -> tuple[tuple[str, int], ...]:
         names = self.players
