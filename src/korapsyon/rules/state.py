@@ -131,7 +131,7 @@ class GameState:
         self.rng = random.Random(seed)
         self.players: tuple[str, ...] = tuple(_check_names(players))
         n = len(self.players)
-        self.custom_setup = roles is not None
+        self.roles_given = roles is not None  # (a record then lists them; R-02 or not)
         self.roles: tuple[Role, ...] = tuple(self._deal(roles, n))
         if decks is None:  # R-34: each deck shuffled once at setup
             small, large = list(SMALL_DECK), list(LARGE_DECK)
@@ -244,6 +244,12 @@ class GameState:
         self.year_audit: tuple[str, bool] | None = None
 
     # ------------------------------------------------------------------ queries
+    @property
+    def custom_setup(self) -> bool:
+        """The old name of :attr:`roles_given`: the roles were given, not dealt from the
+        seed - whether or not they follow the R-02 table (a server deals them itself)."""
+        return self.roles_given
+
     @property
     def is_over(self) -> bool:
         return self.outcome is not None
