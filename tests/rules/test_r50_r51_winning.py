@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from korapsyon.record import summarize
-from korapsyon.rules import Game, Outcome
+from korapsyon.rules import Game, Outcome, Termination, Winner
 from korapsyon.rules.actions import Ready
 from korapsyon.rules.events import (
     EVERYONE,
@@ -221,7 +221,8 @@ def test_R51_max_years_option_moves_the_safety_stop(last: int) -> None:
         quiet_year(game)
     assert outcome_of(game) is None
     quiet_year(game)
-    assert game.outcome == Outcome("draw", "safety_stop", "R-51")
+    assert game.outcome == Outcome(Winner.DRAW, Termination.SAFETY_STOP, "R-51")
+    assert game.outcome == Outcome.of(Termination.SAFETY_STOP)
     assert len(game.years) == last
 
 

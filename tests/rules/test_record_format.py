@@ -4,6 +4,7 @@ and the ``korapsyon replay`` command line contract."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,8 @@ from korapsyon.record import (
     summarize,
     write_record,
 )
-from korapsyon.rules import Game, Ruleset
+from korapsyon.rules import Game, MalformedError, Ruleset
+from korapsyon.rules.actions import Corrupt, JailVote, Protect, Ready, action_from_wire
 from tests.scenario import NAMES, STEAL, corrupt, everyone, jail_vote, table, until_jail_vote
 
 EXAMPLES = Path(__file__).parents[1] / "data" / "examples"
@@ -296,3 +298,23 @@ def test_record_written_record_has_the_documented_shape() -> None:
     assert data["actions"][0] == {"player": "Ana", "action": "auto_jail", "target": None}
     assert {"player": "@host", "action": "end_discussion"} in data["actions"]
     assert len(data["actions"]) == len(game.actions)
+
+
+@pytest.mark.parametrize(
+    ("build", "field"),
+    [
+        (lambda: Protect(player=1, target=2), "$.player"),  # type: ignore[arg-type]
+        (lambda: Protect(player="Ana", target=2), "$.target"),  # type: ignore[arg-type]
+        (lambda: Ready(player="Ana", auto=1), "$.auto"),  # type: ignore[arg-type]
+        (lambda: Corrupt(player="Ana", nakaw=1, suhol=False, tokhang=None), "$.nakaw"),  # type: ignore[arg-type]
+        (lambda: JailVote(player="Ana", target=("Ben",)), "$.target"),  # type: ignore[arg-type]
+    ],
+)
+def test_record_an_action_is_checked_when_built(build: Callable[[], object], field: str) -> None:
+    """An action built in code has the shape its record form would need, from the start;
+    what depends on the game (who may act, which targets) is the game's to check."""
+    with pytest.raises(TypeError, match=re.escape(field)):
+        build()
+    assert action_from_wire({"action": "protect", "player": "Ana"}) == Protect("Ana", None)
+    with pytest.raises(MalformedError, match=r"malformed action: Expected `str`, got `int`"):
+        action_from_wire({"action": "protect", "player": 1})

@@ -72,6 +72,7 @@ from ..rules.events import (
     YearStarted,
 )
 from ..rules.roles import Role, Team
+from ..rules.state import PlayerStatus
 from ..rules.steps import Step
 from .agent import Prompt
 
@@ -103,7 +104,7 @@ class Board:
         self.index: dict[str, int] = {}
         self.n = 0
         self.year = 0
-        self.status: list[str] = []
+        self.status: list[PlayerStatus] = []
         self.strikes: list[int] = []
         self.revealed: dict[int, Role] = {}
         self.president: int | None = None
@@ -128,7 +129,7 @@ class Board:
                 self.names = event.players
                 self.n = len(event.players)
                 self.index = {name: s for s, name in enumerate(event.players)}
-                self.status = ["active"] * self.n
+                self.status = [PlayerStatus.ACTIVE] * self.n
                 self.strikes = [0] * self.n
                 self.sus = [0.0] * self.n
                 self.ps_target = event.public_spending_target
@@ -140,7 +141,7 @@ class Board:
             case PresidencyEnded():
                 self.president = None
             case PlayerReturned():
-                self.status[self.index[event.player]] = "active"
+                self.status[self.index[event.player]] = PlayerStatus.ACTIVE
             case StepStarted():
                 self.step_options = event.options or ()
                 if event.step == "hidden":
@@ -149,10 +150,10 @@ class Board:
                 seat = self.index[event.player]
                 self.strikes[seat] = event.strikes
                 if event.returns_year is not None:
-                    self.status[seat] = "suspended"
+                    self.status[seat] = PlayerStatus.SUSPENDED
             case PlayerEliminated():
                 seat = self.index[event.player]
-                self.status[seat] = "eliminated"
+                self.status[seat] = PlayerStatus.ELIMINATED
                 if seat == self.president:
                     self.president = None
                 if event.role is not None:
@@ -256,7 +257,7 @@ class Board:
 
     # ------------------------------------------------------------ queries
     def active(self) -> list[int]:
-        return [s for s, st in enumerate(self.status) if st == "active"]
+        return [s for s, st in enumerate(self.status) if st is PlayerStatus.ACTIVE]
 
 
 @dataclass
@@ -497,7 +498,7 @@ class HeuristicAgent:
     # -- the Corrupt
     def _corrupt(self, me: str, tokhang_names: Sequence[str | None]) -> Corrupt:
         board, mem = self.board, self.mem
-        free = [s for s in (mem.team | {mem.seat}) if board.status[s] == "active"]
+        free = [s for s in (mem.team | {mem.seat}) if board.status[s] is PlayerStatus.ACTIVE]
         shown = mem.team_choices
         if shown:  # follow the teammate who chose first (they see each other live)
             first = next(iter(shown.values()))
@@ -709,7 +710,7 @@ class HeuristicAgent:
         """The Corrupt speaker (the free one with the lowest seat) muddies the water."""
         board, mem = self.board, self.mem
         team = mem.team | {mem.seat}
-        free = sorted(s for s in team if board.status[s] == "active")
+        free = sorted(s for s in team if board.status[s] is PlayerStatus.ACTIVE)
         if not free or free[0] != mem.seat:
             return None
         year = board.year

@@ -1,7 +1,9 @@
 """Typed actions: what a player (or the host) submits in a step.
 
 Each action is a small frozen value with a repr you can paste back, ``to_wire()`` giving
-the game-record form (GAME_RECORD.md) and :func:`action_from_wire` reading it. Targets
+the game-record form (GAME_RECORD.md) and :func:`action_from_wire` reading it. Its shape
+is checked when it is built (``Protect(player=1, target=2)`` raises TypeError); what
+depends on the game (who may act, which targets) is checked by the game. Targets
 are player names; ``None`` means nobody / abstain. ``auto`` marks a default taken by a
 timer (R-72).
 """
@@ -19,8 +21,20 @@ HOST = "@host"
 """The actor name of the host in records (``"player": "@host"``)."""
 
 
+class _CheckedWhenBuilt(msgspec.StructMeta):
+    """Checks an action's shape when code builds it. Decoding does not come here: it checks
+    the same itself, with its own messages (:func:`action_from_wire`), and the replay of a
+    record decodes every action, so a second check there would only cost time."""
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        action = super().__call__(*args, **kwargs)
+        action._check_shape()
+        return action
+
+
 class _Actor(
     msgspec.Struct,
+    metaclass=_CheckedWhenBuilt,
     frozen=True,
     tag_field="action",
     omit_defaults=True,
@@ -37,6 +51,12 @@ class BaseAction(_Actor, frozen=True, kw_only=True):
 
     kind: ClassVar[str]
 
+    def _check_shape(self) -> None:
+        """Refuse a field of the wrong type (each kind with fields of its own checks them
+        too): an action built in code is well-formed from the moment it exists."""
+        if not ((self.auto is True or self.auto is False) and isinstance(self.player, str)):
+            raise _shape_error(self)
+
     def to_wire(self) -> dict[str, Any]:
         result: dict[str, Any] = msgspec.to_builtins(self)
         return result
@@ -51,6 +71,17 @@ class BaseAction(_Actor, frozen=True, kw_only=True):
         return f"{self.player}: {self.kind} {' '.join(fields)}".rstrip() + auto
 
 
+def _shape_error(action: BaseAction) -> TypeError:
+    """Why an action built in code has the wrong shape (decoding checks the same first, with
+    its own messages: :func:`action_from_wire`)."""
+    fields = {name: getattr(action, name) for name in action.__struct_fields__}
+    try:
+        msgspec.convert({"action": action.kind, **fields}, type(action))
+    except msgspec.ValidationError as exc:
+        return TypeError(f"{type(action).__name__}: {exc}")
+    return TypeError(f"{type(action).__name__}: a field is of the wrong type: {fields}")
+
+
 def _show(value: object) -> str:
     if value is None:
         return "nobody"
@@ -59,18 +90,44 @@ def _show(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-class Protect(BaseAction, frozen=True, tag="protect"):
+class _Targeted(BaseAction, frozen=True):
+    """An action that names one player, or nobody (None)."""
+
+    target: str | None
+
+    def _check_shape(self) -> None:
+        if not (
+            (self.auto is True or self.auto is False)
+            and isinstance(self.player, str)
+            and (self.target is None or isinstance(self.target, str))
+        ):
+            raise _shape_error(self)
+
+
+class _YesNo(BaseAction, frozen=True):
+    """A yes (true) / no (false) / abstain (null) vote on jailing a named player."""
+
+    jail: bool | None
+
+    def _check_shape(self) -> None:
+        if not (
+            (self.auto is True or self.auto is False)
+            and isinstance(self.player, str)
+            and (self.jail is None or (self.jail is True or self.jail is False))
+        ):
+            raise _shape_error(self)
+
+
+class Protect(_Targeted, frozen=True, tag="protect"):
     """R-21: the Lawyer protects one active player (self allowed) or nobody."""
 
     kind = "protect"
-    target: str | None
 
 
-class Investigate(BaseAction, frozen=True, tag="investigate"):
+class Investigate(_Targeted, frozen=True, tag="investigate"):
     """R-22: the Ombudsperson investigates another active player or nobody."""
 
     kind = "investigate"
-    target: str | None
 
 
 class Corrupt(BaseAction, frozen=True, tag="corrupt"):
@@ -81,12 +138,21 @@ class Corrupt(BaseAction, frozen=True, tag="corrupt"):
     suhol: bool
     tokhang: str | None
 
+    def _check_shape(self) -> None:
+        if not (
+            (self.auto is True or self.auto is False)
+            and isinstance(self.player, str)
+            and (self.nakaw is True or self.nakaw is False)
+            and (self.suhol is True or self.suhol is False)
+            and (self.tokhang is None or isinstance(self.tokhang, str))
+        ):
+            raise _shape_error(self)
 
-class AutoJail(BaseAction, frozen=True, tag="auto_jail"):
+
+class AutoJail(_Targeted, frozen=True, tag="auto_jail"):
     """R-24: a Good Politician names an Auto Jail target or nobody."""
 
     kind = "auto_jail"
-    target: str | None
 
 
 class Ready(BaseAction, frozen=True, tag="ready"):
@@ -101,12 +167,28 @@ class Stand(BaseAction, frozen=True, tag="stand"):
     kind = "stand"
     stand: bool
 
+    def _check_shape(self) -> None:
+        if not (
+            (self.auto is True or self.auto is False)
+            and isinstance(self.player, str)
+            and (self.stand is True or self.stand is False)
+        ):
+            raise _shape_error(self)
+
 
 class Elect(BaseAction, frozen=True, tag="elect"):
     """R-33: a secret vote for a candidate, or abstain."""
 
     kind = "elect"
     candidate: str | None
+
+    def _check_shape(self) -> None:
+        if not (
+            (self.auto is True or self.auto is False)
+            and isinstance(self.player, str)
+            and (self.candidate is None or isinstance(self.candidate, str))
+        ):
+            raise _shape_error(self)
 
 
 class PickProject(BaseAction, frozen=True, tag="pick_project"):
@@ -115,6 +197,14 @@ class PickProject(BaseAction, frozen=True, tag="pick_project"):
     kind = "pick_project"
     card: str
 
+    def _check_shape(self) -> None:
+        if not (
+            (self.auto is True or self.auto is False)
+            and isinstance(self.player, str)
+            and isinstance(self.card, str)
+        ):
+            raise _shape_error(self)
+
 
 class PickCommittee(BaseAction, frozen=True, tag="pick_committee"):
     """R-34: the President names the committee."""
@@ -122,12 +212,29 @@ class PickCommittee(BaseAction, frozen=True, tag="pick_committee"):
     kind = "pick_committee"
     members: tuple[str, ...]
 
+    def _check_shape(self) -> None:
+        if not (
+            (self.auto is True or self.auto is False)
+            and isinstance(self.player, str)
+            and type(self.members) is tuple
+            and all(isinstance(m, str) for m in self.members)
+        ):
+            raise _shape_error(self)
+
 
 class CommitteeVote(BaseAction, frozen=True, tag="committee_vote"):
     """R-34: a committee member's secret Support (true) or Oppose (false)."""
 
     kind = "committee_vote"
     support: bool
+
+    def _check_shape(self) -> None:
+        if not (
+            (self.auto is True or self.auto is False)
+            and isinstance(self.player, str)
+            and (self.support is True or self.support is False)
+        ):
+            raise _shape_error(self)
 
 
 class EndDiscussion(BaseAction, frozen=True, tag="end_discussion"):
@@ -143,6 +250,7 @@ class Witness(BaseAction, frozen=True, tag="witness"):
 
 
 ClaimKind: TypeAlias = Literal["role", "audit", "investigation", "suspect", "trust"]
+_CLAIM_KINDS = frozenset(("role", "audit", "investigation", "suspect", "trust"))
 
 
 class Claim(BaseAction, frozen=True, tag="claim"):
@@ -162,26 +270,35 @@ class Claim(BaseAction, frozen=True, tag="claim"):
     aligned: Team | None = None
     kickback: bool | None = None
 
+    def _check_shape(self) -> None:
+        if not (
+            (self.auto is True or self.auto is False)
+            and isinstance(self.player, str)
+            and self.claim in _CLAIM_KINDS
+            and (self.target is None or isinstance(self.target, str))
+            and (self.role is None or isinstance(self.role, Role))
+            and (self.aligned is None or isinstance(self.aligned, Team))
+            and (self.kickback is None or (self.kickback is True or self.kickback is False))
+        ):
+            raise _shape_error(self)
 
-class WitnessVote(BaseAction, frozen=True, tag="witness_vote"):
+
+class WitnessVote(_YesNo, frozen=True, tag="witness_vote"):
     """R-35: yes (true) / no (false) / abstain (null) on jailing the named player."""
 
     kind = "witness_vote"
-    jail: bool | None
 
 
-class ForcedJailVote(BaseAction, frozen=True, tag="forced_jail_vote"):
+class ForcedJailVote(_YesNo, frozen=True, tag="forced_jail_vote"):
     """R-25 step 6, variant ``forced_vote``: yes / no / abstain on the Auto Jail target."""
 
     kind = "forced_jail_vote"
-    jail: bool | None
 
 
-class JailVote(BaseAction, frozen=True, tag="jail_vote"):
+class JailVote(_Targeted, frozen=True, tag="jail_vote"):
     """R-36: a secret vote to jail one player, or abstain."""
 
     kind = "jail_vote"
-    target: str | None
 
 
 Action: TypeAlias = (

@@ -16,10 +16,6 @@ class ProjectCard(NamedTuple):
     kickback: int
     committee: int
 
-    @property
-    def is_large(self) -> bool:
-        return self.id.startswith("L")
-
     def __str__(self) -> str:
         return f"{self.id} {self.name}"
 

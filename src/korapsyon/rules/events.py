@@ -3,22 +3,55 @@
 The event log is the one history of a game. Views, the timeline and the moderator's
 sheet are all built from it, and :func:`visible_to` is the single test of who may see an
 event. Audiences are :data:`EVERYONE`, :data:`CORRUPT` (the Corrupt team),
-:data:`MODERATOR` (the moderator only) or a seat number (that one player).
+:data:`MODERATOR` (the moderator only) or one seat (that one player): an
+:class:`Audience`.
+
+The module is a little over 400 lines because it is a catalogue: one small class per kind
+of event, each a few lines, read by kind rather than top to bottom.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal, TypeAlias
+from typing import Any, ClassVar, Literal, TypeAlias
 
 import msgspec
 
 from .actions import Action
+from .outcome import Termination, Winner
 from .roles import Role, Team
 
-EVERYONE = -1
-CORRUPT = -2
-MODERATOR = -3
+
+class Audience(int):
+    """Who may see an event: :attr:`everyone`, the :attr:`corrupt` team, the
+    :attr:`moderator` only, or one player (:meth:`seat`). It is the int the event always
+    carried (-1, -2, -3, or the seat number), so it compares, hashes and indexes as one,
+    and reads ``Audience.seat(3)`` in a repr."""
+
+    __slots__ = ()
+
+    everyone: ClassVar[Audience]
+    corrupt: ClassVar[Audience]
+    moderator: ClassVar[Audience]
+
+    @staticmethod
+    def seat(seat: int) -> Audience:
+        """The player at ``seat`` alone."""
+        if seat < 0:
+            raise ValueError(f"a seat is a number from 0, not {seat}")
+        return Audience(seat)
+
+    def __repr__(self) -> str:
+        value = int(self)
+        if value >= 0:
+            return f"Audience.seat({value})"
+        return f"Audience.{_GROUPS[value]}"
+
+
+_GROUPS = {-1: "everyone", -2: "corrupt", -3: "moderator"}
+Audience.everyone = EVERYONE = Audience(-1)
+Audience.corrupt = CORRUPT = Audience(-2)
+Audience.moderator = MODERATOR = Audience(-3)
 
 Tally: TypeAlias = tuple[tuple[str, int], ...]
 
@@ -31,10 +64,10 @@ class BaseEvent(msgspec.Struct, frozen=True, tag_field="event", gc=False):
     otherwise walk every event of every game again and again."""
 
     year: int
-    audience: int
+    audience: Audience
 
     def to_wire(self) -> dict[str, Any]:
-        data: dict[str, Any] = msgspec.to_builtins(self)
+        data: dict[str, Any] = msgspec.to_builtins(self, enc_hook=int)
         return data
 
 
@@ -295,8 +328,8 @@ class YearEnded(BaseEvent, frozen=True, tag="year_ended"):
 class GameOver(BaseEvent, frozen=True, tag="game_over"):
     """R-50/R-51: the outcome, and every card turned face up."""
 
-    winner: str
-    reason: str
+    winner: Winner
+    reason: Termination
     rule: str
     roles: tuple[Role, ...]
     corruption_fund: int
@@ -370,7 +403,7 @@ def recipients(event: BaseEvent, players: int, corrupt: Sequence[int]) -> Sequen
     return (audience,) if audience >= 0 else ()
 
 
-def audience_to_wire(audience: int, players: tuple[str, ...]) -> object:
+def audience_to_wire(audience: Audience, players: tuple[str, ...]) -> object:
     if audience == EVERYONE:
         return "everyone"
     if audience == CORRUPT:

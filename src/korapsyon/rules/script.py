@@ -8,11 +8,11 @@ the board narrates in the board's language); :func:`script_line` is the English 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .cards import CARDS
-from .game import Game
-from .steps import Step
+from .state import GameState, Step
 from .timeline import outcome_text
 
 Cue = dict[str, Any]
@@ -20,35 +20,51 @@ Cue = dict[str, Any]
 public facts it names (names, card ids, numbers)."""
 
 
-def cue(game: Game) -> Cue:
+def cue(game: GameState) -> Cue:
     """Which line the moderator says now, and the facts it names."""
-    if game.outcome is not None:
-        outcome = game.outcome
+    outcome = game.outcome
+    if outcome is not None:
         return _cue("game_over", winner=outcome.winner, reason=outcome.reason)
-    names = game.players
     step = game.step
     assert step is not None
-    president = names[game.president] if game.president is not None else None
-    candidates = [names[s] for s in game.candidates]
-    if step is Step.HIDDEN:
-        return _cue("hidden", year=game.year)
-    if step in (Step.ELECT, Step.ELECT_RUNOFF, Step.JAIL_RUNOFF):
-        return _cue(step.value, candidates=candidates)
-    if step is Step.PICK_PROJECT:
-        small, large = game.offered or ("", "")
-        return _cue("pick_project", president=president, small=small, large=large)
-    if step is Step.PICK_COMMITTEE:
-        return _cue("pick_committee", president=president, size=game.committee_size)
-    if step is Step.COMMITTEE_VOTE:
-        return _cue("committee_vote", members=[names[s] for s in game.committee], card=game.card)
-    if step is Step.WITNESS_VOTE:
-        return _cue("witness_vote", player=_name(game, game.witness_target))
-    if step is Step.FORCED_JAIL_VOTE:
-        return _cue("forced_jail_vote", player=_name(game, game.forced_target))
-    return _cue(step.value)  # stand, discussion, jail_vote: nothing to name
+    facts = _FACTS.get(step)
+    return {"key": step.value, "params": {} if facts is None else facts(game)}
 
 
-def script_line(game: Game) -> str:
+def _candidates(game: GameState) -> dict[str, Any]:
+    return {"candidates": [game.players[s] for s in game.candidates]}
+
+
+def _president(game: GameState) -> str | None:
+    return game.players[game.president] if game.president is not None else None
+
+
+def _pick_project(game: GameState) -> dict[str, Any]:
+    small, large = game.offered or ("", "")
+    return {"president": _president(game), "small": small, "large": large}
+
+
+_FACTS: dict[Step, Callable[[GameState], dict[str, Any]]] = {
+    Step.HIDDEN: lambda game: {"year": game.year},
+    Step.ELECT: _candidates,
+    Step.ELECT_RUNOFF: _candidates,
+    Step.JAIL_RUNOFF: _candidates,
+    Step.PICK_PROJECT: _pick_project,
+    Step.PICK_COMMITTEE: lambda game: {
+        "president": _president(game),
+        "size": game.committee_size,
+    },
+    Step.COMMITTEE_VOTE: lambda game: {
+        "members": [game.players[s] for s in game.committee],
+        "card": game.card,
+    },
+    Step.WITNESS_VOTE: lambda game: {"player": _name(game, game.witness_target)},
+    Step.FORCED_JAIL_VOTE: lambda game: {"player": _name(game, game.forced_target)},
+}
+"""The public facts each step's line names (stand, discussion, jail_vote: none)."""
+
+
+def script_line(game: GameState) -> str:
     """What the moderator says now, in English."""
     found = cue(game)
     key, facts = found["key"], dict(found["params"])
@@ -96,5 +112,5 @@ def _cue(key: str, **facts: Any) -> Cue:
     return {"key": key, "params": facts}
 
 
-def _name(game: Game, seat: int | None) -> str:
+def _name(game: GameState, seat: int | None) -> str:
     return game.players[seat] if seat is not None else "?"

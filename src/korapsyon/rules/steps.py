@@ -1,6 +1,9 @@
-"""The steps of a Year, as data: what each step accepts, who must act, what may follow.
+"""The steps of a Year, as data: one :class:`StepSpec` per step says everything about it -
+the rule, who must act, which actions it accepts and the check of each, what each actor may
+choose, what a timer does (R-72) and after how long, how the step resolves and which steps
+may follow.
 
-Invariants (the engine keeps them; tests/test_steps.py checks the transitions):
+Invariants (the engine keeps them; tests/test_steps.py checks them):
 
 1. In every step a known set of actors must each submit one action; a submitted actor may
    resubmit until the step resolves, and the last submission counts. The step resolves the
@@ -9,15 +12,21 @@ Invariants (the engine keeps them; tests/test_steps.py checks the transitions):
    treasury report, revenue, win checks, End of Year) happens automatically inside the
    engine and needs no action.
 3. A step only ever moves to one of the successors listed in its :class:`StepSpec`
-   (``None`` meaning End of Year / the next Year's Hidden Phase, or the end of the game).
+   (``None`` meaning End of Year / the next Year's Hidden Phase, or the end of the game):
+   the engine refuses any other (:class:`~korapsyon.rules.engine.TransitionError`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from enum import StrEnum
+from types import MappingProxyType
+from typing import Any
 
+from . import checks, choices, night, votes
 from .actions import (
+    Action,
     AutoJail,
     BaseAction,
     Claim,
@@ -36,22 +45,11 @@ from .actions import (
     Witness,
     WitnessVote,
 )
-from .roles import Role
+from .checks import NIGHT_ACTIONS
+from .choices import Choice
+from .state import GameState, Next, Step
 
-
-class Step(StrEnum):
-    HIDDEN = "hidden"
-    STAND = "stand"
-    ELECT = "elect"
-    ELECT_RUNOFF = "elect_runoff"
-    PICK_PROJECT = "pick_project"
-    PICK_COMMITTEE = "pick_committee"
-    COMMITTEE_VOTE = "committee_vote"
-    DISCUSSION = "discussion"
-    WITNESS_VOTE = "witness_vote"
-    FORCED_JAIL_VOTE = "forced_jail_vote"
-    JAIL_VOTE = "jail_vote"
-    JAIL_RUNOFF = "jail_runoff"
+__all__ = ["DEFAULT_DURATIONS", "NIGHT_ACTIONS", "STEPS", "Actors", "Step", "StepSpec", "diagram"]
 
 
 class Actors(StrEnum):
@@ -63,23 +61,48 @@ class Actors(StrEnum):
     HOST = "the host"
 
 
+Check = Callable[[GameState, int, Any], None]
+"""Refuse an action (of the kind it is registered for) from a seat, or return."""
+Choices = Callable[[GameState, int], list[Choice]]
+Default = Callable[[GameState, int, str], Action]
+Resolve = Callable[[GameState], Next | None]
+
+
 @dataclass(frozen=True)
 class StepSpec:
+    """One step: its rule, actors and title; ``checks`` maps each action kind it accepts to
+        that kind's check; ``choices`` and ``default`` answer for one seat that must act;
+        ``resolve`` runs once every actor has submitted (the discussion: when the host ends it)
+        and returns the next step or None (the Year ends, or the game did); ``successors``
+        lists every step ``resolve`` may return; ``duration`` is the seconds a timer gives the
+        step by default (R-72). ``open_floor``: players who are not actors may act too (the
+        discussion's Witness and claims). ``on_candidates``: the ballot names the candidates
+    (the views show them as its options)."""
+
     step: Step
     rule: str
     actors: Actors
-    accepts: tuple[type[BaseAction], ...]
-    successors: tuple[Step | None, ...]
     title: str
+    checks: Mapping[type[BaseAction], Check]
+    choices: Choices
+    default: Default
+    resolve: Resolve
+    successors: tuple[Step | None, ...]
+    duration: float
+    open_floor: bool = False
+    on_candidates: bool = False
+
+    @property
+    def accepts(self) -> tuple[type[BaseAction], ...]:
+        return tuple(self.checks)
 
 
-NIGHT_ACTIONS: dict[Role, type[BaseAction]] = {
-    Role.LAWYER: Protect,  # R-21
-    Role.OMBUDSPERSON: Investigate,  # R-22
-    Role.CORRUPT_POLITICIAN: Corrupt,  # R-23
-    Role.GOOD_POLITICIAN: AutoJail,  # R-24
-    Role.COA: Ready,  # R-70 decoy
-    Role.CITIZEN: Ready,  # R-70 decoy
+_NIGHT_CHECKS: dict[type[BaseAction], Check] = {
+    Protect: checks.check_protect,
+    Investigate: checks.check_investigate,
+    Corrupt: checks.check_corrupt,
+    AutoJail: checks.check_auto_jail,
+    Ready: checks.check_ready,
 }
 
 # After an election the President picks a project; with no active player at all there is
@@ -87,90 +110,131 @@ NIGHT_ACTIONS: dict[Role, type[BaseAction]] = {
 _AFTER_ELECTION = (Step.PICK_PROJECT, Step.DISCUSSION)
 _JAIL = (Step.FORCED_JAIL_VOTE, Step.JAIL_VOTE)
 
-STEPS: dict[Step, StepSpec] = {
-    spec.step: spec
-    for spec in (
-        StepSpec(
-            Step.HIDDEN,
-            "R-25",
-            Actors.ACTIVE,
-            (Protect, Investigate, Corrupt, AutoJail, Ready),
-            (Step.STAND, Step.PICK_PROJECT, None),
-            "Hidden Phase",
-        ),
-        StepSpec(Step.STAND, "R-33", Actors.ACTIVE, (Stand,), (Step.ELECT,), "Who stands?"),
-        StepSpec(
-            Step.ELECT,
-            "R-33",
-            Actors.ACTIVE,
-            (Elect,),
-            (Step.ELECT_RUNOFF, *_AFTER_ELECTION),
-            "Election",
-        ),
-        StepSpec(
-            Step.ELECT_RUNOFF,
-            "R-33",
-            Actors.ACTIVE,
-            (Elect,),
-            (Step.PICK_PROJECT,),
-            "Election runoff",
-        ),
-        StepSpec(
-            Step.PICK_PROJECT,
-            "R-34",
-            Actors.PRESIDENT,
-            (PickProject,),
-            (Step.PICK_COMMITTEE,),
-            "Project choice",
-        ),
-        StepSpec(
-            Step.PICK_COMMITTEE,
-            "R-34",
-            Actors.PRESIDENT,
-            (PickCommittee,),
-            (Step.COMMITTEE_VOTE,),
-            "Committee",
-        ),
-        StepSpec(
-            Step.COMMITTEE_VOTE,
-            "R-34",
-            Actors.COMMITTEE,
-            (CommitteeVote,),
-            (Step.DISCUSSION,),
-            "Committee vote",
-        ),
-        StepSpec(
-            Step.DISCUSSION,
-            "R-35",
-            Actors.HOST,
-            (EndDiscussion, Witness, Claim),
-            (Step.WITNESS_VOTE, *_JAIL),
-            "Discussion",
-        ),
-        StepSpec(
-            Step.WITNESS_VOTE, "R-35", Actors.ACTIVE, (WitnessVote,), (*_JAIL, None), "Witness vote"
-        ),
-        StepSpec(
-            Step.FORCED_JAIL_VOTE,
-            "R-25",
-            Actors.ACTIVE,
-            (ForcedJailVote,),
-            (None,),
-            "Forced jail vote",
-        ),
-        StepSpec(
-            Step.JAIL_VOTE,
-            "R-36",
-            Actors.ACTIVE,
-            (JailVote,),
-            (Step.JAIL_RUNOFF, None),
-            "Jail vote",
-        ),
-        StepSpec(Step.JAIL_RUNOFF, "R-36", Actors.ACTIVE, (JailVote,), (None,), "Jail runoff"),
-    )
-}
+# Each runoff repeats its vote among the tied: the same spec, but its step and successors.
+_ELECT = StepSpec(
+    Step.ELECT,
+    "R-33",
+    Actors.ACTIVE,
+    "Election",
+    checks={Elect: checks.check_elect},
+    choices=choices.elect_choices,
+    default=choices.elect_default,
+    resolve=votes.resolve_elect,
+    successors=(Step.ELECT_RUNOFF, *_AFTER_ELECTION),
+    duration=45,
+    on_candidates=True,
+)
+_JAIL_VOTE = StepSpec(
+    Step.JAIL_VOTE,
+    "R-36",
+    Actors.ACTIVE,
+    "Jail vote",
+    checks={JailVote: checks.check_jail_vote},
+    choices=choices.jail_vote_choices,
+    default=choices.jail_vote_default,
+    resolve=votes.resolve_jail_vote,
+    successors=(Step.JAIL_RUNOFF, None),
+    duration=45,
+    on_candidates=True,
+)
+
+_SPECS = (
+    StepSpec(
+        Step.HIDDEN, "R-25", Actors.ACTIVE, "Hidden Phase",
+        checks=_NIGHT_CHECKS,
+        choices=choices.hidden_choices,
+        default=choices.hidden_default,
+        resolve=night.resolve_hidden,
+        successors=(Step.STAND, Step.PICK_PROJECT, None),
+        duration=60,
+    ),
+    StepSpec(
+        Step.STAND, "R-33", Actors.ACTIVE, "Who stands?",
+        checks={Stand: checks.check_actor},
+        choices=choices.stand_choices,
+        default=choices.stand_default,
+        resolve=votes.resolve_stand,
+        successors=(Step.ELECT,),
+        duration=30,
+    ),
+    _ELECT,
+    replace(  # the same vote among the tied; lots settle a second tie
+        _ELECT, step=Step.ELECT_RUNOFF, title="Election runoff", successors=(Step.PICK_PROJECT,)
+    ),
+    StepSpec(
+        Step.PICK_PROJECT, "R-34", Actors.PRESIDENT, "Project choice",
+        checks={PickProject: checks.check_pick_project},
+        choices=choices.pick_project_choices,
+        default=choices.pick_project_default,
+        resolve=votes.resolve_pick_project,
+        successors=(Step.PICK_COMMITTEE,),
+        duration=45,
+    ),
+    StepSpec(
+        Step.PICK_COMMITTEE, "R-34", Actors.PRESIDENT, "Committee",
+        checks={PickCommittee: checks.check_pick_committee},
+        choices=choices.pick_committee_choices,
+        default=choices.pick_committee_default,
+        resolve=votes.resolve_pick_committee,
+        successors=(Step.COMMITTEE_VOTE,),
+        duration=60,
+    ),
+    StepSpec(
+        Step.COMMITTEE_VOTE, "R-34", Actors.COMMITTEE, "Committee vote",
+        checks={CommitteeVote: checks.check_actor},
+        choices=choices.committee_vote_choices,
+        default=choices.committee_vote_default,
+        resolve=votes.resolve_committee_vote,
+        successors=(Step.DISCUSSION,),
+        duration=30,
+    ),
+    StepSpec(
+        Step.DISCUSSION, "R-35", Actors.HOST, "Discussion",
+        checks={
+            EndDiscussion: checks.check_end_discussion,
+            Witness: checks.check_witness,
+            Claim: checks.check_claim,
+        },
+        choices=choices.discussion_choices,
+        default=choices.discussion_default,
+        resolve=votes.resolve_discussion,
+        successors=(Step.WITNESS_VOTE, *_JAIL),
+        duration=180,
+        open_floor=True,
+    ),
+    StepSpec(
+        Step.WITNESS_VOTE, "R-35", Actors.ACTIVE, "Witness vote",
+        checks={WitnessVote: checks.check_actor},
+        choices=choices.yes_no_choices,
+        default=choices.witness_vote_default,
+        resolve=votes.resolve_witness_vote,
+        successors=(*_JAIL, None),
+        duration=30,
+    ),
+    StepSpec(
+        Step.FORCED_JAIL_VOTE, "R-25", Actors.ACTIVE, "Forced jail vote",
+        checks={ForcedJailVote: checks.check_actor},
+        choices=choices.yes_no_choices,
+        default=choices.forced_jail_vote_default,
+        resolve=votes.resolve_forced_jail_vote,
+        successors=(None,),
+        duration=30,
+    ),
+    _JAIL_VOTE,
+    replace(  # the same vote among the tied; a second tie jails nobody
+        _JAIL_VOTE, step=Step.JAIL_RUNOFF, title="Jail runoff", successors=(None,)
+    ),
+)  # fmt: skip
+
+STEPS: dict[Step, StepSpec] = {spec.step: spec for spec in _SPECS}
 """The step table. ``successors`` lists every step that may follow (None: the Year ends
 or the game is over); the engine never takes a transition that is not listed here."""
+
+DEFAULT_DURATIONS: Mapping[Step, float] = MappingProxyType(
+    {step: spec.duration for step, spec in STEPS.items()}
+)
+"""Seconds a step may last before its timer takes the R-72 defaults (a room may change
+them)."""
 
 
 def diagram() -> str:

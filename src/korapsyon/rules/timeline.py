@@ -9,6 +9,7 @@ accepted vote, the start of most steps). Private events are phrased to their one
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -114,7 +115,7 @@ def params(event: BaseEvent) -> dict[str, Any]:
         return {"action": event.action.kind}
     if isinstance(event, GameOver):  # (the trackers' last values are the end's reveal's)
         return {"winner": event.winner, "reason": event.reason, "rule": event.rule}
-    fields = msgspec.to_builtins(event)
+    fields = msgspec.to_builtins(event, enc_hook=int)  # (the Audience, dropped below)
     out = {key: _listed(value) for key, value in fields.items() if key not in _NOT_PARAMS}
     if isinstance(event, ProjectOffered):
         out.update(small_cost=CARDS[event.small].cost, large_cost=CARDS[event.large].cost)
@@ -142,143 +143,100 @@ def is_news(event: BaseEvent) -> bool:
 
 def describe(event: BaseEvent) -> str | None:
     """The timeline line for ``event``, or None if it is not worth a line."""
-    match event:
-        case GameStarted():
-            return (
-                f"A game of Korapsyon begins with {len(event.players)} players. Targets: "
-                f"Approved Public Spending {event.public_spending_target}, Corruption Fund "
-                f"{event.corruption_fund_target}. The Kaban ng Bayan holds {event.kaban_start}."
-            )
-        case RoleDealt():
-            return f"You are {_article(event.role)} {event.role.title}. {event.role.goal}"
-        case TeamRevealed():
-            plural = (
-                "Corrupt Politicians"
-                if event.role is Role.CORRUPT_POLITICIAN
-                else ("Good Politicians")
-            )
-            return f"The {plural} are {_join(event.members)}."
-        case YearStarted():
-            return f"Year {event.year} begins."
-        case PresidencyEnded():
-            return f"President {event.president}'s term is over: the office is vacant."
-        case PlayerReturned():
-            return f"{event.player} returns from suspension, on strike {event.strikes}."
-        case StepStarted():
-            if event.step == "hidden":
-                return "Hidden Phase: everyone makes one secret choice."
-            if event.step in ("elect_runoff", "jail_runoff") and event.options:
-                return f"Tie: a runoff between {_join(event.options)}."
-            return None
-        case ActionTaken():
-            if event.action.kind == "end_discussion":
-                return "The discussion is closed."
-            return None
-        case ProtectionSet():
-            return f"The Lawyer protects {event.target or 'nobody'}."
-        case InvestigationResult():
-            return f"Your investigation: {event.target} is {event.aligned.title()} aligned."
-        case Stolen():
-            return f"Nakaw: the Corrupt took {event.amount} from the Kaban ng Bayan."
-        case SuholPaid():
-            return (
-                f"Suhol paid ({event.cost} from the Corruption Fund); {event.refund} went back "
-                "to the Kaban ng Bayan and the COA is silenced this Year."
-            )
-        case CoaMuted():
-            return "You have been silenced by Suhol: you cannot speak in this Year's discussion."
-        case TokhangPaid():
-            return f"Tokhang on {event.target} paid ({event.cost} from the Corruption Fund)."
-        case NotPaid():
-            name = "Suhol" if event.ability == "suhol" else "Tokhang"
-            return f"{name} was not paid: the Corruption Fund holds less than {event.cost}."
-        case TokhangBlocked():
-            return f"{event.player} survived an attempt on their life: legal protection."
-        case AutoJailUsed():
-            return (
-                f"An Auto Jail against {event.target} was paid from Approved Public Spending "
-                f"(-{event.cost}, now {event.public_spending})."
-            )
-        case AutoJailCancelled():
-            why = _CANCELLED[event.reason].format(target=event.target)
-            return f"Your Auto Jail on {event.target} was cancelled: {why}."
-        case AuditDelivered():
-            if event.project is None:
-                return "Audit: No project last year."
-            flag = "Yes" if event.kickback else "No"
-            name = CARDS[event.project].name
-            return f"Audit: Project {event.project} {name}. Kickback occurred: {flag}."
-        case TreasuryReport():
-            if event.decrease is None:
-                return "No previous treasury report is available."
-            return (
-                f"Last Year's total decrease: {event.decrease}. "
-                f"Kaban ng Bayan: {event.kaban_public}."
-            )
-        case Revenue():
-            return (
-                f"Revenue: +{event.amount}, one per active player. "
-                f"Kaban ng Bayan: {event.kaban_public}."
-            )
-        case Candidates():
-            if event.nobody_stood:
-                return "Nobody stood: every active player is a candidate."
-            return f"Standing for President: {_join(event.candidates)}."
-        case VoteTally():
-            counts = ", ".join(f"{name} {count}" for name, count in event.tally) or "no votes"
-            return f"{_VOTES[event.step]}: {counts} ({event.abstained} abstained)."
-        case PresidentElected():
-            lots = " by drawing lots" if event.by_lots else ""
-            return (
-                f"{event.president} is elected President{lots}, "
-                f"serving Years {event.year}-{event.term_end}."
-            )
-        case ProjectOffered():
-            return (
-                f"President {event.president} is offered {card_text(event.small)} and "
-                f"{card_text(event.large)}."
-            )
-        case ProjectChosen():
-            return f"The President chooses {event.card} {CARDS[event.card].name}."
-        case CommitteeNamed():
-            return f"Committee for {event.card}: {_join(event.members)}."
-        case ProjectVoted():
-            if event.succeeded:
-                return (
-                    f"The committee votes {event.support}-{event.oppose}: {event.card} succeeds. "
-                    f"Approved Public Spending +{event.cost}, now {event.public_spending}."
-                )
-            return f"The committee votes {event.support}-{event.oppose}: {event.card} fails."
-        case Kickback():
-            return f"Kickback from {event.card}: +{event.amount} to the Corruption Fund."
-        case DiscussionOpened():
-            return "Discussion is open."
-        case ClaimMade():
-            return _claim_text(event)
-        case WitnessTestimony():
-            return f"A witness has testified that {event.player} is Bad aligned."
-        case ForcedVoteCalled():
-            return f"This Year's jail vote is a yes/no vote on jailing {event.player}."
-        case JailingBlocked():
-            return f"The attempted jailing of {event.player} has failed due to legal protection."
-        case PlayerJailed():
-            how = _CAUSES.get(event.cause, "")
-            if event.returns_year is not None:
-                return (
-                    f"{event.player} is jailed {how}: strike {event.strikes}, suspended until "
-                    f"Year {event.returns_year}."
-                )
-            return f"{event.player} is jailed {how}: strike {event.strikes}."
-        case PlayerEliminated():
-            role = f" They were a {event.role.title}." if event.role is not None else ""
-            return f"{event.player} is eliminated {_CAUSES.get(event.cause, '')}.{role}"
-        case NobodyJailed():
-            return "Nobody is jailed."
-        case YearEnded():
-            return f"Year {event.year} ends. Approved Public Spending: {event.public_spending}."
-        case GameOver():
-            return outcome_text(event.winner, event.reason)
+    line = _LINES.get(type(event))
+    return None if line is None else line(event)
+
+
+def _game_started(event: GameStarted) -> str:
+    return (
+        f"A game of Korapsyon begins with {len(event.players)} players. Targets: "
+        f"Approved Public Spending {event.public_spending_target}, Corruption Fund "
+        f"{event.corruption_fund_target}. The Kaban ng Bayan holds {event.kaban_start}."
+    )
+
+
+def _team_revealed(event: TeamRevealed) -> str:
+    plural = "Corrupt Politicians" if event.role is Role.CORRUPT_POLITICIAN else "Good Politicians"
+    return f"The {plural} are {_join(event.members)}."
+
+
+def _step_started(event: StepStarted) -> str | None:
+    if event.step == "hidden":
+        return "Hidden Phase: everyone makes one secret choice."
+    if event.step in ("elect_runoff", "jail_runoff") and event.options:
+        return f"Tie: a runoff between {_join(event.options)}."
     return None
+
+
+def _action_taken(event: ActionTaken) -> str | None:
+    return "The discussion is closed." if event.action.kind == "end_discussion" else None
+
+
+def _not_paid(event: NotPaid) -> str:
+    name = "Suhol" if event.ability == "suhol" else "Tokhang"
+    return f"{name} was not paid: the Corruption Fund holds less than {event.cost}."
+
+
+def _auto_jail_cancelled(event: AutoJailCancelled) -> str:
+    why = _CANCELLED[event.reason].format(target=event.target)
+    return f"Your Auto Jail on {event.target} was cancelled: {why}."
+
+
+def _audit_delivered(event: AuditDelivered) -> str:
+    if event.project is None:
+        return "Audit: No project last year."
+    flag = "Yes" if event.kickback else "No"
+    name = CARDS[event.project].name
+    return f"Audit: Project {event.project} {name}. Kickback occurred: {flag}."
+
+
+def _treasury_report(event: TreasuryReport) -> str:
+    if event.decrease is None:
+        return "No previous treasury report is available."
+    return f"Last Year's total decrease: {event.decrease}. Kaban ng Bayan: {event.kaban_public}."
+
+
+def _candidates(event: Candidates) -> str:
+    if event.nobody_stood:
+        return "Nobody stood: every active player is a candidate."
+    return f"Standing for President: {_join(event.candidates)}."
+
+
+def _vote_tally(event: VoteTally) -> str:
+    counts = ", ".join(f"{name} {count}" for name, count in event.tally) or "no votes"
+    return f"{_VOTES[event.step]}: {counts} ({event.abstained} abstained)."
+
+
+def _president_elected(event: PresidentElected) -> str:
+    lots = " by drawing lots" if event.by_lots else ""
+    return (
+        f"{event.president} is elected President{lots}, "
+        f"serving Years {event.year}-{event.term_end}."
+    )
+
+
+def _project_voted(event: ProjectVoted) -> str:
+    if event.succeeded:
+        return (
+            f"The committee votes {event.support}-{event.oppose}: {event.card} succeeds. "
+            f"Approved Public Spending +{event.cost}, now {event.public_spending}."
+        )
+    return f"The committee votes {event.support}-{event.oppose}: {event.card} fails."
+
+
+def _player_jailed(event: PlayerJailed) -> str:
+    how = _CAUSES.get(event.cause, "")
+    if event.returns_year is not None:
+        return (
+            f"{event.player} is jailed {how}: strike {event.strikes}, suspended until "
+            f"Year {event.returns_year}."
+        )
+    return f"{event.player} is jailed {how}: strike {event.strikes}."
+
+
+def _player_eliminated(event: PlayerEliminated) -> str:
+    role = f" They were a {event.role.title}." if event.role is not None else ""
+    return f"{event.player} is eliminated {_CAUSES.get(event.cause, '')}.{role}"
 
 
 _NEWS = frozenset({
@@ -315,3 +273,63 @@ def _article(role: Role) -> str:
 
 def _join(names: tuple[str, ...] | list[str]) -> str:
     return ", ".join(names)
+
+
+_LINES: dict[type[BaseEvent], Callable[[Any], str | None]] = {
+    GameStarted: _game_started,
+    RoleDealt: lambda e: f"You are {_article(e.role)} {e.role.title}. {e.role.goal}",
+    TeamRevealed: _team_revealed,
+    YearStarted: lambda e: f"Year {e.year} begins.",
+    PresidencyEnded: lambda e: f"President {e.president}'s term is over: the office is vacant.",
+    PlayerReturned: lambda e: f"{e.player} returns from suspension, on strike {e.strikes}.",
+    StepStarted: _step_started,
+    ActionTaken: _action_taken,
+    ProtectionSet: lambda e: f"The Lawyer protects {e.target or 'nobody'}.",
+    InvestigationResult: lambda e: (
+        f"Your investigation: {e.target} is {e.aligned.title()} aligned."
+    ),
+    Stolen: lambda e: f"Nakaw: the Corrupt took {e.amount} from the Kaban ng Bayan.",
+    SuholPaid: lambda e: (
+        f"Suhol paid ({e.cost} from the Corruption Fund); {e.refund} went back "
+        "to the Kaban ng Bayan and the COA is silenced this Year."
+    ),
+    CoaMuted: lambda e: (
+        "You have been silenced by Suhol: you cannot speak in this Year's discussion."
+    ),
+    TokhangPaid: lambda e: f"Tokhang on {e.target} paid ({e.cost} from the Corruption Fund).",
+    NotPaid: _not_paid,
+    TokhangBlocked: lambda e: f"{e.player} survived an attempt on their life: legal protection.",
+    AutoJailUsed: lambda e: (
+        f"An Auto Jail against {e.target} was paid from Approved Public Spending "
+        f"(-{e.cost}, now {e.public_spending})."
+    ),
+    AutoJailCancelled: _auto_jail_cancelled,
+    AuditDelivered: _audit_delivered,
+    TreasuryReport: _treasury_report,
+    Revenue: lambda e: (
+        f"Revenue: +{e.amount}, one per active player. Kaban ng Bayan: {e.kaban_public}."
+    ),
+    Candidates: _candidates,
+    VoteTally: _vote_tally,
+    PresidentElected: _president_elected,
+    ProjectOffered: lambda e: (
+        f"President {e.president} is offered {card_text(e.small)} and {card_text(e.large)}."
+    ),
+    ProjectChosen: lambda e: f"The President chooses {e.card} {CARDS[e.card].name}.",
+    CommitteeNamed: lambda e: f"Committee for {e.card}: {_join(e.members)}.",
+    ProjectVoted: _project_voted,
+    Kickback: lambda e: f"Kickback from {e.card}: +{e.amount} to the Corruption Fund.",
+    DiscussionOpened: lambda e: "Discussion is open.",
+    ClaimMade: _claim_text,
+    WitnessTestimony: lambda e: f"A witness has testified that {e.player} is Bad aligned.",
+    ForcedVoteCalled: lambda e: f"This Year's jail vote is a yes/no vote on jailing {e.player}.",
+    JailingBlocked: lambda e: (
+        f"The attempted jailing of {e.player} has failed due to legal protection."
+    ),
+    PlayerJailed: _player_jailed,
+    PlayerEliminated: _player_eliminated,
+    NobodyJailed: lambda e: "Nobody is jailed.",
+    YearEnded: lambda e: f"Year {e.year} ends. Approved Public Spending: {e.public_spending}.",
+    GameOver: lambda e: outcome_text(e.winner, e.reason),
+}
+"""The line of each kind of event."""

@@ -10,6 +10,10 @@ Views are plain JSON-serialisable data. They are computed from the game state an
 events the viewer may see (:func:`~korapsyon.rules.events.visible_to`); anything hidden from
 a viewer never enters their view, so two games that differ only in facts hidden from a
 player give that player identical views.
+
+Why one module of ~480 lines: it is the whole of what leaves the core, and a reviewer checks
+that nothing secret escapes by reading one file top to bottom (the reveal, computed only
+once the game is over, is apart in :mod:`.reveal`).
 """
 
 from __future__ import annotations
@@ -17,36 +21,27 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from .actions import HOST, Action, AutoJail, Corrupt, Investigate, Protect
+from .actions import HOST
 from .cards import CARDS
+from .choices import Choice
 from .events import (
     CORRUPT,
     EVERYONE,
-    ActionTaken,
     AuditDelivered,
-    AutoJailCancelled,
-    AutoJailUsed,
     BaseEvent,
     CoaMuted,
-    ForcedVoteCalled,
     GameOver,
     GameStarted,
     InvestigationResult,
-    JailingBlocked,
-    NotPaid,
     PlayerEliminated,
-    PlayerJailed,
     ProjectVoted,
-    Stolen,
-    SuholPaid,
-    TokhangBlocked,
-    TokhangPaid,
     WitnessTestimony,
     YearEnded,
     audience_to_wire,
     visible_to,
 )
-from .game import Choice, Game, agreed_target
+from .game import Game
+from .reveal import night_by_night
 from .roles import Role
 from .script import cue, script_line
 from .steps import STEPS, Step
@@ -367,136 +362,6 @@ def _shared_core(game: Game, scan: ViewTracker) -> View:
     return core
 
 
-def night_by_night(game: Game) -> dict[str, Any]:
-    """The reveal at the end of a game (R-50; docs/RULINGS.md): every role; for each Year,
-    every night choice (R-21 protect, R-22 investigate, each free Corrupt's Nakaw, Suhol
-    and Tokhang, R-23, the Good Politicians' Auto Jail targets, R-24) and what came of it
-    (R-25), and the COA's audit (R-34); and the trackers at the start and at the end of
-    every Year, the secret ones too (R-11, R-12). Computed from the game alone, the same
-    for every viewer. No ballot is in it: who voted how in an election, a committee, a
-    Witness or a jail vote stays secret even now (R-34)."""
-    if game.outcome is None:
-        raise ValueError("the reveal is for a finished game")
-    names = game.players
-    years: dict[int, dict[str, Any]] = {}
-    choices: dict[int, dict[int, Action]] = {}  # Year -> seat -> the night choice that counted
-    told: dict[int, list[dict[str, Any]]] = {}  # Year -> its Auto Jails' outcomes, in order
-    jailing: dict[str, Any] | None = None  # the Auto Jail whose consequence comes next
-    for event in game.events:
-        if isinstance(event, ActionTaken):
-            action = event.action
-            if isinstance(action, (Protect, Investigate, Corrupt, AutoJail)):
-                # a choice may be changed until the night resolves: the last one counts
-                choices.setdefault(event.year, {})[game.seat(action.player)] = action
-            continue
-        if type(event) not in _REVEALED:
-            continue
-        entry = years.get(event.year) or years.setdefault(event.year, _night(event.year))
-        if isinstance(event, Stolen):
-            entry["stolen"] = event.amount
-        elif isinstance(event, SuholPaid):
-            entry["suhol"] = "paid"
-        elif isinstance(event, NotPaid) and event.ability == "suhol":
-            entry["suhol"] = "unpaid"
-        elif isinstance(event, NotPaid):  # Tokhang agreed, and the Fund too low (R-25 step 5)
-            plans = choices.get(event.year, {}).values()
-            tokhang = [plan.tokhang for plan in plans if isinstance(plan, Corrupt)]
-            target = agreed_target(tokhang, game.ruleset.tokhang_consent)
-            entry["tokhang"] = {"target": target, "result": "unpaid"}
-        elif isinstance(event, TokhangPaid):
-            entry["tokhang"] = {"target": event.target, "result": "eliminated"}
-        elif isinstance(event, TokhangBlocked) and entry["tokhang"] is not None:
-            entry["tokhang"]["result"] = "blocked"
-        elif isinstance(event, AutoJailUsed):
-            jailing = {"result": "used"}
-            told.setdefault(event.year, []).append(jailing)
-        elif isinstance(event, AutoJailCancelled):
-            jailing = None
-            told.setdefault(event.year, []).append({"result": event.reason})
-        elif isinstance(event, (JailingBlocked, PlayerJailed, ForcedVoteCalled)):
-            if jailing is not None:  # what the paid Auto Jail did (the next event says)
-                jailing["result"] = _JAILING[type(event)]
-            jailing = None
-        elif isinstance(event, AuditDelivered):
-            entry["audit"] = {"project": event.project, "kickback": event.kickback}
-    for number, chosen in choices.items():
-        entry = years.get(number) or years.setdefault(number, _night(number))
-        outcomes = iter(told.get(number, []))  # one per Auto Jail that named someone, in
-        for seat in sorted(chosen):  # seat order (R-25 step 6), unless the game ended first
-            action = chosen[seat]
-            player = names[seat]
-            if isinstance(action, Protect):
-                entry["protect"] = {"player": player, "target": action.target}
-            elif isinstance(action, Investigate):
-                target = action.target
-                team = None if target is None else game.roles[game.seat(target)].team.value
-                entry["investigate"] = {"player": player, "target": target, "aligned": team}
-            elif isinstance(action, Corrupt):
-                entry["corrupt"].append({
-                    "player": player,
-                    "nakaw": action.nakaw,
-                    "suhol": action.suhol,
-                    "tokhang": action.tokhang,
-                })  # fmt: skip
-            elif isinstance(action, AutoJail):  # (nobody named: nothing to tell of it)
-                told_of = {"result": None} if action.target is None else next(outcomes, None)
-                outcome = told_of or {"result": None}  # (None: the game ended before it)
-                entry["auto_jail"].append({"player": player, "target": action.target, **outcome})
-    return {
-        "roles": [role.value for role in game.roles],
-        "years": [years[number] for number in sorted(years)],
-        "trackers": _tracker_history(game),
-    }
-
-
-def _night(year: int) -> dict[str, Any]:
-    """A Year of the reveal before anything is known of it."""
-    return {
-        "year": year,
-        "protect": None,
-        "investigate": None,
-        "corrupt": [],
-        "stolen": 0,
-        "suhol": None,
-        "tokhang": None,
-        "auto_jail": [],
-        "audit": None,
-    }
-
-
-_REVEALED = frozenset({
-    Stolen, SuholPaid, NotPaid, TokhangPaid, TokhangBlocked, AutoJailUsed, AutoJailCancelled,
-    JailingBlocked, PlayerJailed, ForcedVoteCalled, AuditDelivered,
-})  # fmt: skip
-"""The events of a night's resolution whose outcome :func:`night_by_night` tells."""
-
-_JAILING: dict[type[BaseEvent], str] = {
-    JailingBlocked: "blocked",
-    PlayerJailed: "jailed",
-    ForcedVoteCalled: "forced_vote",
-}
-"""What a paid Auto Jail did, by the event that follows it (R-25 step 6, R-41)."""
-
-
-def _tracker_history(game: Game) -> list[dict[str, int]]:
-    """The trackers at the start (Year 0) and at the end of every Year (the last: when the
-    game ended): the Corruption Fund and the true Kaban ng Bayan (R-11, R-12), the public
-    Kaban figure the table saw, and Approved Public Spending (R-10)."""
-    public = {e.year: e.kaban_public for e in game.events if isinstance(e, YearEnded)}
-    start = game.ruleset.kaban_start
-    points = [{"year": 0, "corruption_fund": 0, "kaban": start, "kaban_public": start,
-               "public_spending": 0}]  # fmt: skip
-    for record in game.years:
-        points.append({
-            "year": record.year,
-            "corruption_fund": record.corruption_fund,
-            "kaban": record.kaban,
-            "kaban_public": public.get(record.year, game.kaban_public),
-            "public_spending": record.public_spending,
-        })  # fmt: skip
-    return points
-
-
 def _project(game: Game, scan: ViewTracker) -> dict[str, Any] | None:
     if game.offered is None:
         return None
@@ -532,7 +397,7 @@ def _ballot(game: Game) -> dict[str, Any] | None:
         "step": step.value,
         "voters": [_actor(game, s) for s in sorted(game.to_act)],
         "options": [game.players[s] for s in game.candidates]
-        if step in (Step.ELECT, Step.ELECT_RUNOFF, Step.JAIL_VOTE, Step.JAIL_RUNOFF)
+        if STEPS[step].on_candidates
         else None,
     }
 
@@ -613,7 +478,9 @@ def _actor(game: Game, seat: int) -> str:
 
 __all__ = [
     "MODERATOR_VIEWER",
+    "ViewTracker",
     "moderator_view",
+    "night_by_night",
     "player_view",
     "public_view",
     "view_for",

@@ -9,24 +9,12 @@ import msgspec
 
 from ..rules.roles import Role
 from ..rules.ruleset import Ruleset
+from ..rules.steps import DEFAULT_DURATIONS as STEP_DURATIONS
 
 Seconds = Annotated[float, msgspec.Meta(ge=0.0, le=3600.0)]
 
-DEFAULT_DURATIONS: dict[str, float] = {
-    "hidden": 60,
-    "stand": 30,
-    "elect": 45,
-    "elect_runoff": 45,
-    "pick_project": 45,
-    "pick_committee": 60,
-    "committee_vote": 30,
-    "discussion": 180,
-    "witness_vote": 30,
-    "forced_jail_vote": 30,
-    "jail_vote": 45,
-    "jail_runoff": 45,
-}
-"""Seconds a step may last before its timer takes the R-72 defaults."""
+DEFAULT_DURATIONS: dict[str, float] = {step.value: s for step, s in STEP_DURATIONS.items()}
+"""Seconds a step may last before its timer takes the R-72 defaults (the step table's)."""
 
 
 class RoomSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
