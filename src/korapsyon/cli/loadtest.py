@@ -53,9 +53,13 @@ def loadtest(
     as_json: bool,
 ) -> None:
     """Measure actions/s, latency (p50, p99) and the server's memory under load."""
-    import uvloop
+    from ..harness import needs_extra
 
-    from .. import loadtest as lt
+    with needs_extra("loadtest"):
+        import uvloop
+
+        from ..harness import loadtest as lt
+        from ..harness.spawn import spawned_server
 
     def go(base: str, pid: int | None) -> lt.LoadResult:
         # the clients run on uvloop, like the server: on asyncio's own loop the generator
@@ -67,7 +71,7 @@ def loadtest(
             ))  # fmt: skip
 
     if url is None:
-        with lt.spawned_server(db, workers) as (base, pid):
+        with spawned_server(db, workers, lt.LOAD_OPTIONS) as (base, pid):
             result = go(base, pid)
     else:
         result = go(url.rstrip("/"), None)

@@ -6,9 +6,9 @@ import random
 import time
 from dataclasses import dataclass
 
-from .record import record_of, replay_bytes, write_record
-from .rules.game import Game
-from .selfplay import play_random, table
+from ..record import record_of, replay_bytes, write_record
+from ..rules.game import Game
+from ..selfplay import play_random, table
 
 
 @dataclass(frozen=True)
@@ -21,8 +21,8 @@ class PlaySpeed:
 def play_speed(players: int, games: int, bots: str, rounds: int = 3) -> PlaySpeed:
     """Full games per second on one core (best of ``rounds``), every seat played by
     ``bots``: ``random`` (the self-play driver) or a kind of :func:`bots.seat_agents`."""
-    from .bots import seat_agents
-    from .bots.agent import play
+    from ..bots import seat_agents
+    from ..bots.agent import play
 
     best = float("inf")
     actions = years = 0

@@ -12,22 +12,15 @@ sender the ack). The server's memory and CPU are read from its processes.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import os
 import random
-import resource
-import socket
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 from array import array
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -35,7 +28,10 @@ import msgspec
 import psutil
 from picows import WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
 
-from .collector import collect_young, hold_full_collections, release_full_collections
+from ..bots.random_bot import random_fields, random_pick
+from ..collector import collect_young, hold_full_collections, release_full_collections
+from ..selfplay import table
+from ..server.runtime import raise_file_limit
 
 
 class _Choice(msgspec.Struct):
@@ -75,9 +71,6 @@ class _Incoming(msgspec.Struct):
 _decode = msgspec.json.Decoder(_Incoming).decode
 _encoder = msgspec.json.Encoder()
 
-
-START_SECONDS = 300.0  # a started server that is not healthy by then hangs (it is given up
-# at once if its process ends): a safety net, not a speed requirement
 
 WINDOWS = 6
 """How many stretches of the run the report shows apart (:meth:`LoadResult.windows`)."""
@@ -271,32 +264,6 @@ def _forget_pushes(rooms: Iterable[_Room], before: float) -> None:
             del pushes[seq]
 
 
-def raise_file_limit() -> None:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < hard:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-
-
-def free_port(count: int = 1) -> int:
-    """A free port on loopback, and the ``count - 1`` after it free too."""
-    for _ in range(100):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = int(s.getsockname()[1])
-        if port + count - 1 <= 65535 and all(_free(port + k) for k in range(1, count)):
-            return port
-    raise RuntimeError(f"no {count} free ports in a row")
-
-
-def _free(port: int) -> bool:
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
-
-
 LOAD_OPTIONS = (
     "--trace", "--limit-messages", "1000",
     # every simulated client comes from 127.0.0.1: no per-address limits
@@ -308,49 +275,7 @@ LOAD_OPTIONS = (
 """The options of the server the load benchmark starts."""
 
 
-@contextlib.contextmanager
-def spawned_server(
-    db: str | None = None, workers: int = 1, options: Iterable[str] = LOAD_OPTIONS
-) -> Any:
-    """A ``korapsyon serve`` with these ``options`` (by default the load benchmark's: trace
-    mode, no per-address limits) and ``workers`` worker processes, started for the test,
-    on free ports and a fresh SQLite file (unless ``db`` is given)."""
-    port = free_port(workers)
-    with tempfile.TemporaryDirectory() as folder:
-        database = db or str(Path(folder) / "load.sqlite3")
-        command = [
-            sys.executable, "-m", "korapsyon", "serve", "--port", str(port), "--db", database,
-            "--workers", str(workers), *options,
-        ]  # fmt: skip
-        process = subprocess.Popen(command, preexec_fn=raise_file_limit)  # noqa: PLW1509
-        try:
-            deadline = time.monotonic() + START_SECONDS
-            for worker in range(workers):
-                url = f"http://127.0.0.1:{port + worker}"
-                if not wait_healthy(url, deadline, lambda: process.poll() is None):
-                    raise RuntimeError("the server did not start")
-            yield f"http://127.0.0.1:{port}", process.pid
-        finally:
-            process.terminate()
-            process.wait(timeout=30)
-
-
-def wait_healthy(url: str, deadline: float, alive: Callable[[], bool]) -> bool:
-    """Wait until the server at ``url`` answers ``/healthz``; False if it has not by the
-    ``deadline`` (``time.monotonic()``) or as soon as ``alive()`` says it has died."""
-    while True:
-        try:
-            httpx.get(f"{url}/healthz", timeout=1).raise_for_status()
-            return True
-        except httpx.HTTPError:
-            if time.monotonic() > deadline or not alive():
-                return False
-            time.sleep(0.1)
-
-
 async def _new_room(http: httpx.AsyncClient, players: int) -> _Room:
-    from .selfplay import table
-
     answer = await http.post("/api/rooms", json={"settings": {"timers": False}})
     created = answer.raise_for_status().json()
     code = created["code"]
@@ -372,14 +297,9 @@ def _choose(state: _State, rng: random.Random) -> dict[str, Any] | None:
     you = state.you
     if you is None or not you.to_act or you.submitted is not None or not you.choices:
         return None
-    choice = rng.choice(you.choices)
-    action: dict[str, Any] = {"action": choice.action, "player": you.name}
-    if choice.pick:
-        action["members"] = rng.sample(choice.options["members"], choice.pick)
-    else:
-        for name, values in choice.options.items():
-            action[name] = rng.choice(values)
-    return action
+    choice = random_pick(you.choices, rng)
+    fields = random_fields(choice.pick, choice.options, rng)
+    return {"action": choice.action, "player": you.name, **fields}
 
 
 def _factory(client: _Client) -> Callable[[], _Client]:
