@@ -2,9 +2,9 @@
 
 * :class:`Setup` is a game's setup (table, deal, seed, ruleset, decks) and how its random
   players behave; the hypothesis strategies below draw setups.
-* :func:`play` drives a game with uniformly random legal actions exactly as
-  :func:`korapsyon.selfplay.play_random` does (same RNG draws, so the same game), and
-  calls :class:`Checker` objects before and after every action.
+* :func:`play` drives a game with a chooser (:class:`RandomPlayer`: the random agents and
+  the one driver of :func:`korapsyon.selfplay.play_random`, so the same game) and calls
+  :class:`Checker` objects before and after every action.
 * Each checker follows the game event by event, keeps its own books from the events alone,
   and asserts one family of invariants against them and against the engine's state.
 * :func:`mutants` makes actions that are probably illegal (wrong player, step, field...).
@@ -24,6 +24,7 @@ from typing import Any, cast
 import msgspec
 from hypothesis import strategies as st
 
+from korapsyon.bots.agent import Moderator
 from korapsyon.bots.random_bot import random_action
 from korapsyon.record import summarize
 from korapsyon.rules import CARDS, HOST, Action, Game, Role, Ruleset, Step, Team
@@ -45,7 +46,7 @@ from korapsyon.rules.actions import (
 from korapsyon.rules.cards import LARGE_DECK, SMALL_DECK
 from korapsyon.rules.game import ACTIVE, ELIMINATED, HOST_SEAT, SUSPENDED
 from korapsyon.rules.views import MODERATOR_VIEWER, view_for
-from korapsyon.selfplay import NAMES
+from korapsyon.selfplay import NAMES, random_seats
 
 # R-02, copied from the rulebook (not from the engine): GP, CP, Lawyer, Ombudsperson, COA,
 # Citizen.
@@ -91,7 +92,6 @@ class Setup:
     roles: tuple[Role, ...] | None = None
     decks: tuple[tuple[str, ...], tuple[str, ...]] | None = None
     resubmit: float = 0.0
-    witness: float = 0.5
 
     @property
     def names(self) -> list[str]:
@@ -105,9 +105,7 @@ class Setup:
     def play(self, *checkers: Checker) -> Game:
         """A fresh game played to its end (or to the action budget) with ``checkers``."""
         game = self.new_game()
-        choose = RandomPlayer(
-            random.Random(self.seed), resubmit=self.resubmit, witness=self.witness
-        )
+        choose = RandomPlayer(random.Random(self.seed), resubmit=self.resubmit)
         return play(game, choose, checkers)
 
 
@@ -204,35 +202,21 @@ def custom_setups(draw: st.DrawFn, ruleset: st.SearchStrategy[Ruleset] | None = 
 Chooser = Callable[[Game], Action]
 
 
-def next_action(
-    game: Game, rng: random.Random, *, resubmit: float = 0.0, witness: float = 0.5
-) -> Action:
-    """The action :func:`korapsyon.selfplay.play_random` would take now (same RNG draws)."""
-    names = game.players
-    if game.step is Step.DISCUSSION:
-        omb = game.ombudsperson
-        if omb is not None and game.witness_available(omb) and rng.random() < witness:
-            return random_action(game.choices(names[omb]), names[omb], rng)
-        return EndDiscussion(player=HOST)
-    if resubmit and game.pending and rng.random() < resubmit:
-        seat = rng.choice(sorted(game.pending))
-    else:
-        seat = rng.choice(sorted(game.waiting_for))
-    name = names[seat]
-    return random_action(game.choices(name), name, rng)
-
-
 class RandomPlayer:
-    """Every seat's and the host's random choices, drawn as ``play_random(game, rng,
-    resubmit=..., witness=...)`` draws them."""
+    """Every seat's and the host's random choices: random agents asked by the one driver
+    (:class:`korapsyon.bots.agent.Moderator`), drawn exactly as ``play_random(game, rng,
+    resubmit=...)`` draws them, one action at a time."""
 
-    def __init__(self, rng: random.Random, *, resubmit: float = 0.0, witness: float = 0.5):
+    def __init__(self, rng: random.Random, *, resubmit: float = 0.0):
         self.rng = rng
         self.resubmit = resubmit
-        self.witness = witness
+        self.moderator: Moderator | None = None
 
     def __call__(self, game: Game) -> Action:
-        return next_action(game, self.rng, resubmit=self.resubmit, witness=self.witness)
+        if self.moderator is None:
+            agents = random_seats(game, self.rng)
+            self.moderator = Moderator(game, agents, self.rng, resubmit=self.resubmit)
+        return self.moderator.next_action()
 
 
 def passive_player(game: Game) -> Action:

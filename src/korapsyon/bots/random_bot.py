@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from ..rules.actions import Action
 from ..rules.events import BaseEvent
 from ..rules.game import Choice
-from .agent import Prompt
+from .agent import Prompt, remembers_nothing
 
 C = TypeVar("C")
 
@@ -58,6 +58,7 @@ class RandomAgent:
     def __init__(self, seed: int | str = 0) -> None:
         self.rng = random.Random(seed)
 
+    @remembers_nothing
     def observe(self, events: Sequence[BaseEvent]) -> None:
         """A random player remembers nothing."""
 
