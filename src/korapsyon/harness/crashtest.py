@@ -17,6 +17,10 @@ it again. Every ``ack`` is noted and must be in the final record at the index it
 The same driver (:func:`play_room`) runs over an in-process server in the store-fault tests
 (full disk, lost PostgreSQL), where it also checks that an action refused with
 ``store_unavailable`` changed nothing any client can see.
+
+Why one module of ~600 lines: the policy, the reconnecting clients, the per-game tally, the
+server process and the checks of the records make one argument (nothing acknowledged is
+lost), read top to bottom in that order.
 """
 
 from __future__ import annotations
