@@ -1,4 +1,5 @@
-# Sourced by scripts/run and scripts/test: make .venv with korapsyon and its dev tools.
+# Sourced by scripts/run and scripts/test: make .venv with korapsyon and its dev tools (the
+# dev extra includes the harness extra: the tests start servers and play over the wire).
 # Idempotent: reinstalls only when pyproject.toml changed since the last install.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -2,9 +2,9 @@
 
 * :class:`Setup` is a game's setup (table, deal, seed, ruleset, decks) and how its random
   players behave; the hypothesis strategies below draw setups.
-* :func:`play` drives a game with uniformly random legal actions exactly as
-  :func:`korapsyon.selfplay.play_random` does (same RNG draws, so the same game), and
-  calls :class:`Checker` objects before and after every action.
+* :func:`play` drives a game with a chooser (:class:`RandomPlayer`: the random agents and
+  the one driver of :func:`korapsyon.selfplay.play_random`, so the same game) and calls
+  :class:`Checker` objects before and after every action.
 * Each checker follows the game event by event, keeps its own books from the events alone,
   and asserts one family of invariants against them and against the engine's state.
 * :func:`mutants` makes actions that are probably illegal (wrong player, step, field...).
@@ -24,6 +24,7 @@ from typing import Any, cast
 import msgspec
 from hypothesis import strategies as st
 
+from korapsyon.bots.agent import Moderator
 from korapsyon.bots.random_bot import random_action
 from korapsyon.record import summarize
 from korapsyon.rules import CARDS, HOST, Action, Game, Role, Ruleset, Step, Team
@@ -45,7 +46,7 @@ from korapsyon.rules.actions import (
 from korapsyon.rules.cards import LARGE_DECK, SMALL_DECK
 from korapsyon.rules.game import ACTIVE, ELIMINATED, HOST_SEAT, SUSPENDED
 from korapsyon.rules.views import MODERATOR_VIEWER, view_for
-from korapsyon.selfplay import NAMES
+from korapsyon.selfplay import NAMES, random_seats
 
 # R-02, copied from the rulebook (not from the engine): GP, CP, Lawyer, Ombudsperson, COA,
 # Citizen.
@@ -91,7 +92,6 @@ class Setup:
     roles: tuple[Role, ...] | None = None
     decks: tuple[tuple[str, ...], tuple[str, ...]] | None = None
     resubmit: float = 0.0
-    witness: float = 0.5
 
     @property
     def names(self) -> list[str]:
@@ -105,9 +105,7 @@ class Setup:
     def play(self, *checkers: Checker) -> Game:
         """A fresh game played to its end (or to the action budget) with ``checkers``."""
         game = self.new_game()
-        choose = RandomPlayer(
-            random.Random(self.seed), resubmit=self.resubmit, witness=self.witness
-        )
+        choose = RandomPlayer(random.Random(self.seed), resubmit=self.resubmit)
         return play(game, choose, checkers)
 
 
@@ -204,35 +202,21 @@ def custom_setups(draw: st.DrawFn, ruleset: st.SearchStrategy[Ruleset] | None = 
 Chooser = Callable[[Game], Action]
 
 
-def next_action(
-    game: Game, rng: random.Random, *, resubmit: float = 0.0, witness: float = 0.5
-) -> Action:
-    """The action :func:`korapsyon.selfplay.play_random` would take now (same RNG draws)."""
-    names = game.players
-    if game.step is Step.DISCUSSION:
-        omb = game.ombudsperson
-        if omb is not None and game.witness_available(omb) and rng.random() < witness:
-            return random_action(game.choices(names[omb]), names[omb], rng)
-        return EndDiscussion(player=HOST)
-    if resubmit and game.pending and rng.random() < resubmit:
-        seat = rng.choice(sorted(game.pending))
-    else:
-        seat = rng.choice(sorted(game.waiting_for))
-    name = names[seat]
-    return random_action(game.choices(name), name, rng)
-
-
 class RandomPlayer:
-    """Every seat's and the host's random choices, drawn as ``play_random(game, rng,
-    resubmit=..., witness=...)`` draws them."""
+    """Every seat's and the host's random choices: random agents asked by the one driver
+    (:class:`korapsyon.bots.agent.Moderator`), drawn exactly as ``play_random(game, rng,
+    resubmit=...)`` draws them, one action at a time."""
 
-    def __init__(self, rng: random.Random, *, resubmit: float = 0.0, witness: float = 0.5):
+    def __init__(self, rng: random.Random, *, resubmit: float = 0.0):
         self.rng = rng
         self.resubmit = resubmit
-        self.witness = witness
+        self.moderator: Moderator | None = None
 
     def __call__(self, game: Game) -> Action:
-        return next_action(game, self.rng, resubmit=self.resubmit, witness=self.witness)
+        if self.moderator is None:
+            agents = random_seats(game, self.rng)
+            self.moderator = Moderator(game, agents, self.rng, resubmit=self.resubmit)
+        return self.moderator.next_action()
 
 
 def passive_player(game: Game) -> Action:
@@ -481,7 +465,13 @@ class FundLedger(Checker):
             cost = 3 if event.ability == "suhol" else game.tokhang_cost
             assert event.cost == cost and self.fund < cost, self.where()
             self.night[event.ability] = "unpaid" if event.ability == "tokhang" else True
-        elif isinstance(event, ev.CommitteeNamed):
+        else:
+            self._kickback(game, event, corrupt)
+
+    def _kickback(self, game: Game, event: ev.BaseEvent, corrupt: set[str]) -> None:
+        """R-34: a kickback for a passed project with a Corrupt member on its committee;
+        the fund in each Year's record and at the end."""
+        if isinstance(event, ev.CommitteeNamed):
             self.committee = event.members
         elif isinstance(event, ev.ProjectVoted):
             sat = any(name in corrupt for name in self.committee)
@@ -658,7 +648,13 @@ class Activity(Checker):
             jailed = self.shadow.jailed_in[seat]
             assert jailed is not None and event.year == jailed + suspension + 1, self.where()
             assert event.strikes == 1, self.where()
-        elif isinstance(event, ev.TokhangPaid):
+        else:
+            self._named(game, event)
+
+    def _named(self, game: Game, event: ev.BaseEvent) -> None:
+        """R-23..R-35: whoever an event names (a target, a candidate, a President, a
+        committee member) is active."""
+        if isinstance(event, ev.TokhangPaid):
             self._active(event.target, "R-23: Tokhang names an active target")
         elif isinstance(event, ev.AutoJailUsed):
             self._active(event.target, "R-24: Auto Jail names an active target")
@@ -765,7 +761,14 @@ class Records(Checker):
                 assert isinstance(previous, ev.PlayerJailed), self.where()
                 assert previous.player == event.player and previous.strikes == 2
             self.eliminated.setdefault(year, []).append(event.player)
-        elif isinstance(event, ev.ProjectOffered):  # R-34: the top cards, then to the bottom
+        else:
+            self._spending(game, event)
+
+    def _spending(self, game: Game, event: ev.BaseEvent) -> None:
+        """R-34, R-10, R-25.6: the projects offered, chosen and voted, Auto Jail's cost, and
+        each Year's record."""
+        year = event.year
+        if isinstance(event, ev.ProjectOffered):  # R-34: the top cards, then to the bottom
             small, large = game.initial_decks
             turn = self.offers
             self.offers += 1
@@ -886,21 +889,32 @@ class Votes(Checker):
         assert step == self.step, ("a tally of another step", self.where())
         ballots = list(self.ballots.items())
         if step in (Step.WITNESS_VOTE, Step.FORCED_JAIL_VOTE):
-            yes = no = abstained = 0
-            for name, ballot in ballots:
-                weight = 2 if name == self.president else 1
-                jail = getattr(ballot, "jail", None)
-                if jail is None:
-                    abstained += 1
-                elif jail:
-                    yes += weight
-                else:
-                    no += weight
-            assert event.tally == (("yes", yes), ("no", no)), ("R-35", self.where())
-            assert event.abstained == abstained, self.where()
-            target = self.witness if step == Step.WITNESS_VOTE else self.forced
-            self.expect = ("jail", target) if yes > no else ("nobody",)
-            return
+            self._yes_no_tally(event, ballots)
+        else:
+            self._names_tally(event, ballots, seat)
+
+    def _yes_no_tally(self, event: ev.VoteTally, ballots: list[tuple[str, BaseAction]]) -> None:
+        """R-35, R-25 step 6: yes against no on one player (the President counts 2)."""
+        yes = no = abstained = 0
+        for name, ballot in ballots:
+            weight = 2 if name == self.president else 1
+            jail = getattr(ballot, "jail", None)
+            if jail is None:
+                abstained += 1
+            elif jail:
+                yes += weight
+            else:
+                no += weight
+        assert event.tally == (("yes", yes), ("no", no)), ("R-35", self.where())
+        assert event.abstained == abstained, self.where()
+        target = self.witness if event.step == Step.WITNESS_VOTE else self.forced
+        self.expect = ("jail", target) if yes > no else ("nobody",)
+
+    def _names_tally(
+        self, event: ev.VoteTally, ballots: list[tuple[str, BaseAction]], seat: dict[str, int]
+    ) -> None:
+        """R-33, R-36: votes for names (a jail target, a candidate), and who leads."""
+        step = event.step
         jail = step in (Step.JAIL_VOTE, Step.JAIL_RUNOFF)
         field = "target" if jail else "candidate"
         counts: Counter[str] = Counter()
@@ -926,9 +940,11 @@ class Votes(Checker):
             else:
                 self.expect = ("nobody",)
             return
-        # R-33: most votes; a tie goes to one runoff, then to lots
-        if not counts:  # nobody voted: every candidate is tied at 0
-            leaders = tuple(shown)
+        self._election(step, leaders if counts else tuple(shown))
+
+    def _election(self, step: str, leaders: tuple[str, ...]) -> None:
+        """R-33: most votes (nobody voted: every candidate is tied at 0); a tie goes to one
+        runoff, then to lots."""
         if not leaders:  # nobody is active (all suspended or eliminated): no President
             self.expect = ("no_president",)
         elif len(leaders) == 1:
@@ -1030,23 +1046,31 @@ _FIELDS = {
 }
 
 
+_CHOICES: dict[str, tuple[Any, ...]] = {
+    "optional_bool": (None, False, True),
+    "claim": ("role", "audit", "investigation", "suspect", "trust"),
+    "role": (None, *Role),
+    "aligned": (None, Team.GOOD, Team.BAD),
+}
+"""The kinds of field whose wrong values are drawn from a fixed list."""
+
+
 def _value(field: str, game: Game, rng: random.Random) -> Any:
     kind = _FIELDS[field]
+    if kind in _CHOICES:
+        return rng.choice(_CHOICES[kind])
     names = [*game.players, HOST, UNKNOWN]
     if kind == "name":
         return rng.choice([None, None, *names])
     if kind == "bool":
         return rng.random() < 0.5
-    if kind == "optional_bool":
-        return rng.choice((None, False, True))
-    if kind == "claim":
-        return rng.choice(("role", "audit", "investigation", "suspect", "trust"))
-    if kind == "role":
-        return rng.choice((None, *Role))
-    if kind == "aligned":
-        return rng.choice((None, Team.GOOD, Team.BAD))
     if kind == "card":
         return rng.choice([*CARDS, "S9", "", *(game.offered or ())])
+    return _members(game, rng, names)
+
+
+def _members(game: Game, rng: random.Random, names: list[str]) -> tuple[str, ...]:
+    """A committee of about the right size, sometimes with names repeated or unknown."""
     size = rng.choice((game.committee_size, game.committee_size, 0, 1, 2, 3, 5, 7, 9))
     if rng.random() < 0.2:  # names repeated
         return tuple(rng.choice(names) for _ in range(size))

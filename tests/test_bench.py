@@ -12,7 +12,7 @@ import random
 import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
-from korapsyon.bench import records_for_bench
+from korapsyon.harness.bench import records_for_bench
 from korapsyon.record import replay_bytes
 from korapsyon.rules import Game
 from korapsyon.selfplay import play_random, table

@@ -2,7 +2,7 @@
 
 Every test draws setups - 9-16 players dealt from the seed (R-02) or custom setups of 5-20
 seats (R-03), both ``auto_jail_mode`` variants, both ``lawyer_consecutive`` settings, some
-resubmissions - plays them with uniformly random legal actions (the same draws as
+resubmissions - plays them with random agents asked by the one driver (the same draws as
 :func:`korapsyon.selfplay.play_random`) and checks one family of invariants after every
 action. The checkers live in :mod:`tests.randomgames`; they keep their own books from the
 events alone and compare them with the engine's state.
@@ -443,7 +443,7 @@ def test_a_table_with_nobody_active_keeps_every_invariant() -> None:
     )
     setup = Setup(
         players=9,
-        seed=5490,
+        seed=536,
         ruleset=VARIANTS[2],
         roles=(law, g, g, c, g, g, cit, c, c),
     )

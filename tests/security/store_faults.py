@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import create_engine, func, select
 
-from korapsyon import crashtest as ct
+from korapsyon.harness import crashtest as ct
 from korapsyon.selfplay import table
 from korapsyon.store import schema
 from tests.server.live import Live, make_room, start

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from korapsyon import crashtest as ct
+from korapsyon.harness import crashtest as ct
 from korapsyon.record import FORMAT, Record
 from korapsyon.rules.ruleset import default_roles
 from korapsyon.selfplay import table

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import httpx
 
-from korapsyon.crashtest import ServerProcess
+from korapsyon.harness.crashtest import ServerProcess
 
 KILLS = 8  # before the fix, each kill lost the room 6 times in 10: all 8 survived 1 in 1,500
 

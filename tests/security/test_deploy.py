@@ -24,7 +24,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from korapsyon.loadtest import free_port
+from korapsyon.harness.spawn import free_port
 from korapsyon.server.connection import Limits
 from korapsyon.server.protocol import PROTOCOL_VERSION
 from tests.server.live import HANG_SECONDS, Live, running

@@ -24,7 +24,7 @@ import httpx
 import psutil
 import pytest
 
-from korapsyon.loadtest import free_port, wait_healthy
+from korapsyon.harness.spawn import free_port, wait_healthy
 from tests.server.live import HANG_SECONDS, Live, running
 
 HELD = 5  # the test server's cap per address

@@ -96,7 +96,7 @@ def test_a_live_game_survives_lost_commit_answers(tmp_path: Path) -> None:
     no refusal, and its record is the uninterrupted game's. (Before the fix, the server
     refused the action, the client sent it again, and every later write of the game failed
     on the row that was stored after all: the game was stuck.)"""
-    from korapsyon import crashtest as ct
+    from korapsyon.harness import crashtest as ct
     from tests.server.live import make_room, running, start
 
     url = f"sqlite:///{tmp_path / 'live.sqlite3'}"

@@ -22,7 +22,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from korapsyon.crashtest import free_port
+from korapsyon.harness.spawn import free_port
 from tests.server.live import running
 
 from .store_faults import break_and_mend, check_finished

@@ -26,7 +26,7 @@ import trustme
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from korapsyon.loadtest import free_port, wait_healthy
+from korapsyon.harness.spawn import free_port, wait_healthy
 from korapsyon.server.connection import Limits
 from korapsyon.server.protocol import PROTOCOL_VERSION
 from tests.server.live import HANG_SECONDS, running

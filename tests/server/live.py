@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import socket
 import threading
 import time
 from collections.abc import Coroutine, Iterator
@@ -18,6 +17,8 @@ import httpx
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
+from korapsyon.bots.random_bot import random_wire_action
+from korapsyon.harness import spawn
 from korapsyon.rules import Game
 from korapsyon.server import runtime
 from korapsyon.server.app import build_app
@@ -32,11 +33,7 @@ HANG_SECONDS = 300.0
 counted) may take before the test says it hung: a safety net only a hang reaches, never a
 speed requirement (a loaded CI machine may be many times slower than this one)."""
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+free_port = spawn.free_port  # the server tests take it from here
 
 
 @dataclass
@@ -224,14 +221,7 @@ def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
     you = state["you"]
     if not you["to_act"] or you["submitted"] is not None or not you["choices"]:
         return None
-    choice = rng.choice(you["choices"])
-    action: dict[str, Any] = {"action": choice["action"], "player": you["name"]}
-    if choice["pick"]:
-        action["members"] = rng.sample(choice["options"]["members"], choice["pick"])
-    else:
-        for name, values in choice["options"].items():
-            action[name] = rng.choice(values)
-    return action
+    return random_wire_action(you["choices"], you["name"], rng)
 
 
 async def play(

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from korapsyon.cli import main
-from korapsyon.loadtest import LoadResult
+from korapsyon.harness.loadtest import LoadResult
 
 
 def test_loadtest_plays_rooms_replaces_finished_ones_and_reports_its_figures() -> None:
@@ -76,7 +76,7 @@ def test_the_run_in_stretches_shows_a_tail_that_grows_as_it_goes() -> None:
 
 
 def test_a_latency_runs_to_the_later_of_its_ack_and_its_push_s_last_update() -> None:
-    from korapsyon.loadtest import _forget_pushes, _Room, _Stats
+    from korapsyon.harness.loadtest import _forget_pushes, _Room, _Stats
 
     stats = _Stats(started=100.0)
     room = _Room("ABCD", "host", {}, "http://127.0.0.1:1")

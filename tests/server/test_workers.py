@@ -20,7 +20,8 @@ import psutil
 import pytest
 from websockets.asyncio.client import connect
 
-from korapsyon.loadtest import spawned_server, wait_healthy
+from korapsyon.harness.loadtest import LOAD_OPTIONS
+from korapsyon.harness.spawn import spawned_server, wait_healthy
 from korapsyon.record import read_record, replay
 from korapsyon.selfplay import table
 from korapsyon.server.protocol import PROTOCOL_VERSION
@@ -47,7 +48,7 @@ class Workers:
 @pytest.fixture
 def workers(db_url: str) -> Iterator[Workers]:
     db = None if db_url.startswith("sqlite") else db_url
-    with spawned_server(db, workers=2) as (url, pid):
+    with spawned_server(db, workers=2, options=LOAD_OPTIONS) as (url, pid):
         port = int(url.rsplit(":", 1)[1])
         yield Workers((url, f"http://127.0.0.1:{port + 1}"), pid)
 

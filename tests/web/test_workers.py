@@ -11,7 +11,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
-from korapsyon.loadtest import spawned_server
+from korapsyon.harness.loadtest import LOAD_OPTIONS
+from korapsyon.harness.spawn import spawned_server
 from tests.web.harness import Tab, Tabs, tid
 
 CREATIONS = 20
@@ -22,7 +23,7 @@ lands on worker 1 with probability 1/2: the room's random code picks its owner).
 @pytest.fixture
 def workers() -> Iterator[tuple[str, str]]:
     """A ``korapsyon serve --workers 2`` on a fresh database: its workers' base URLs."""
-    with spawned_server(None, workers=2) as (url, _pid):
+    with spawned_server(None, workers=2, options=LOAD_OPTIONS) as (url, _pid):
         port = int(url.rsplit(":", 1)[1])
         yield url, f"http://127.0.0.1:{port + 1}"
 

@@ -10,7 +10,8 @@ An agent sees exactly what its player may see, and nothing else:
 
 It answers with one action chosen from those choices (or ``None`` when the prompt is
 optional: in the discussion, where talking is free). The simulator, the server's bot seats
-and third-party agents all use this interface; :func:`play` is the in-process driver.
+and third-party agents all use this interface; :class:`Moderator` is the in-process driver
+(:func:`play` runs it to the end of a game).
 """
 
 from __future__ import annotations
@@ -58,6 +59,18 @@ class Agent(Protocol):
         optional prompt."""
 
 
+def remembers_nothing(observe: Callable[[Any, Sequence[BaseEvent]], None]) -> Any:
+    """Marks an agent's ``observe`` that ignores what it is given: a table whose agents'
+    ``observe`` are all so marked is sent no events (a subclass that overrides ``observe``
+    is sent them again)."""
+    observe.remembers_nothing = True  # type: ignore[attr-defined]
+    return observe
+
+
+def _observes(agent: Agent) -> bool:
+    return not getattr(type(agent).observe, "remembers_nothing", False)
+
+
 def prompt_for(game: Game, player: str, *, optional: bool = False) -> Prompt:
     """The prompt of ``player`` now, as its view shows it."""
     step = game.step
@@ -94,44 +107,100 @@ class _Postman:
                 agent.observe(box)
 
 
+class Moderator:
+    """The one driver: it plays the moderator's part for a table of agents.
+
+    It asks the seats that must act, in a random order (with ``resubmit``, a seat that has
+    already submitted in this step is sometimes asked again, and its last submission
+    counts: players change their minds); in the discussion it gives every active seat
+    ``talk_rounds`` chances to talk (claims, or the Ombudsperson's Witness), in a fresh
+    random order each round, then closes the discussion as the host. Before an agent is
+    asked, it is given every new event it may see, however the game got them.
+
+    :meth:`next_action` says what happens next without applying it (the property tests
+    check each action before and after it is applied); :func:`play` applies them.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        agents: Mapping[str, Agent],
+        rng: random.Random,
+        *,
+        talk_rounds: int = 1,
+        resubmit: float = 0.0,
+    ) -> None:
+        self.game = game
+        self.agents = agents
+        self.rng = rng
+        self.talk_rounds = talk_rounds
+        self.resubmit = resubmit
+        self._postman = _Postman(game, agents)
+        self._listening = any(_observes(agent) for agent in agents.values())
+        self._delivered = 0
+        self._rounds_left: int | None = None  # talk rounds left in this discussion
+        self._speakers: list[int] = []  # still to be asked in this round, last first
+
+    def deliver(self) -> None:
+        """Give the agents the events that are new since the last time."""
+        events = self.game.events
+        if len(events) > self._delivered and self._listening:
+            self._postman.deliver(events[self._delivered :])
+        self._delivered = len(events)
+
+    def next_action(self) -> Action:
+        """The next action: a seat's answer, or the host's end of the discussion."""
+        self.deliver()
+        game = self.game
+        if game.step is Step.DISCUSSION:
+            return self._discussion()
+        self._rounds_left = None
+        rng = self.rng
+        if self.resubmit and game.pending and rng.random() < self.resubmit:
+            seat = rng.choice(sorted(game.pending))
+        else:
+            seat = rng.choice(sorted(game.waiting_for))
+        name = game.players[seat]
+        action = self.agents[name].act(prompt_for(game, name))
+        if action is None:
+            raise ValueError(f"{name}'s agent passed a prompt that needs an answer")
+        return action
+
+    def _discussion(self) -> Action:
+        game = self.game
+        if self._rounds_left is None:
+            self._rounds_left = self.talk_rounds
+        while True:
+            if not self._speakers:
+                if not self._rounds_left:
+                    self._rounds_left = None
+                    return EndDiscussion(player=HOST)
+                self._rounds_left -= 1
+                speakers = game.active_seats()
+                self.rng.shuffle(speakers)
+                self._speakers = speakers[::-1]
+                continue
+            name = game.players[self._speakers.pop()]
+            action = self.agents[name].act(prompt_for(game, name, optional=True))
+            if action is not None:
+                return action
+
+
 def play(
     game: Game,
     agents: Mapping[str, Agent],
     rng: random.Random,
     *,
     talk_rounds: int = 1,
+    resubmit: float = 0.0,
     max_actions: int | None = None,
 ) -> Game:
-    """Play ``game`` to its end (or ``max_actions``) with an agent in every seat.
-
-    The driver is the moderator: it asks the seats that must act, in a random order; in the
-    discussion it gives every active seat ``talk_rounds`` chances to talk (claims, or the
-    Ombudsperson's Witness), then closes the discussion as the host.
-    """
-    postman = _Postman(game, agents)
-    postman.deliver(game.events)
-    names = game.players
-    apply = game.apply
+    """Play ``game`` to its end (or ``max_actions``) with an agent in every seat, the
+    :class:`Moderator` asking them."""
+    moderator = Moderator(game, agents, rng, talk_rounds=talk_rounds, resubmit=resubmit)
     taken = 0
     while game.outcome is None and (max_actions is None or taken < max_actions):
-        if game.step is Step.DISCUSSION:
-            for _ in range(talk_rounds):
-                speakers = game.active_seats()
-                rng.shuffle(speakers)
-                for seat in speakers:
-                    name = names[seat]
-                    action = agents[name].act(prompt_for(game, name, optional=True))
-                    if action is not None:
-                        postman.deliver(apply(action))
-                        taken += 1
-            postman.deliver(apply(EndDiscussion(player=HOST)))
-            taken += 1
-            continue
-        seat = rng.choice(sorted(game.waiting_for))
-        name = names[seat]
-        action = agents[name].act(prompt_for(game, name))
-        if action is None:
-            raise ValueError(f"{name}'s agent passed a prompt that needs an answer")
-        postman.deliver(apply(action))
+        game.apply(moderator.next_action())
         taken += 1
+    moderator.deliver()
     return game

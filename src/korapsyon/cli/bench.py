@@ -26,7 +26,7 @@ from .terminal import say
 def bench(players: int, games: int, rounds: int, cli: bool) -> None:
     """Print replay throughput (actions/s) and full games/s with random and heuristic bots,
     on one core."""
-    from ..bench import play_speed, records_for_bench, replay_speed
+    from ..harness.bench import play_speed, records_for_bench, replay_speed
 
     say(f"Python {sys.version.split()[0]}, {players} players, {games} games, best of {rounds}")
     speed = play_speed(players, games, "random", rounds)

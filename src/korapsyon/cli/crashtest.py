@@ -28,7 +28,10 @@ def crashtest(
     *, runs: int, seed: int, rooms: int, players: int, kills: int, db: str | None
 ) -> None:
     """Kill -9 the server during games, restart it, and check every record."""
-    from .. import crashtest as ct
+    from ..harness import needs_extra
+
+    with needs_extra("crashtest"):
+        from ..harness import crashtest as ct
     from .serve import database_url
 
     url = None if db is None else database_url(db)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import click
@@ -53,21 +52,20 @@ def loadtest(
     as_json: bool,
 ) -> None:
     """Measure actions/s, latency (p50, p99) and the server's memory under load."""
-    import uvloop
+    from ..harness import needs_extra
 
-    from .. import loadtest as lt
+    with needs_extra("loadtest"):
+        from ..harness import loadtest as lt
+        from ..harness.spawn import spawned_server
 
     def go(base: str, pid: int | None) -> lt.LoadResult:
-        # the clients run on uvloop, like the server: on asyncio's own loop the generator
-        # spent about 40% of its time in the loop's Python code and queued its own frames
-        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-            return runner.run(lt.run(
-                base, rooms=rooms, players=players, seconds=seconds, think=think,
-                warmup=warmup, server_pid=pid, games=games,
-            ))  # fmt: skip
+        return lt.measure(
+            base, rooms=rooms, players=players, seconds=seconds, think=think,
+            warmup=warmup, server_pid=pid, games=games,
+        )  # fmt: skip
 
     if url is None:
-        with lt.spawned_server(db, workers) as (base, pid):
+        with spawned_server(db, workers, lt.LOAD_OPTIONS) as (base, pid):
             result = go(base, pid)
     else:
         result = go(url.rstrip("/"), None)

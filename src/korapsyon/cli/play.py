@@ -1,4 +1,4 @@
-"""``korapsyon play``: play one complete game (random legal moves, or bots) and print its
+"""``korapsyon play``: play one complete game (bots in every seat) and print its
 timeline Year by Year, as a spectator (or the chosen viewer) would read it."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from .terminal import say
     type=click.Choice(list(BOT_KINDS)),
     default="random",
     show_default=True,
-    help="Who plays the seats: random legal moves, or bots (docs/BOTS.md).",
+    help="Who plays the seats: random or heuristic bots, a mix, or GOOD:BAD (docs/BOTS.md).",
 )
 @click.option(
     "--as",
@@ -51,11 +51,13 @@ def play(
     record_path: Path | None,
 ) -> None:
     """Play a random game and print its timeline Year by Year."""
+    from ..bots import seat_agents
+    from ..bots.agent import play as play_with
     from ..record import record_of, write_record
     from ..rules.game import Game
     from ..rules.ruleset import Ruleset
     from ..rules.views import MODERATOR_VIEWER, view_for
-    from ..selfplay import play_random, table
+    from ..selfplay import table
 
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
@@ -63,13 +65,7 @@ def play(
     game = Game(table(players), seed=seed, ruleset=ruleset)
     if viewer is not None and viewer != MODERATOR_VIEWER and viewer not in game.players:
         raise click.BadParameter(f"no player {viewer!r}; seats are {', '.join(game.players)}")
-    if bots == "random":
-        play_random(game, random.Random(seed))
-    else:
-        from ..bots import seat_agents
-        from ..bots.agent import play as play_with
-
-        play_with(game, seat_agents(game, bots, seed), random.Random(seed))
+    play_with(game, seat_agents(game, bots, seed), random.Random(seed))
     view = view_for(game, viewer)
     say(f"Korapsyon - {players} players, seed {seed}, Auto Jail {variant}, {bots} play")
     current = None

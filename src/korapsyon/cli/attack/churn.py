@@ -40,8 +40,10 @@ def churn(
     The server started for the test runs with serve's default limits (one address: at
     most 200 sockets, a spectator cap per room), as an attacker would meet them.
     """
-    from ...harness import churn as harness
-    from ...harness import target
+    from ...harness import needs_extra, target
+
+    with needs_extra("attack churn"):
+        from ...harness import churn as harness
 
     with target(url) as base:
         result = asyncio.run(

@@ -20,8 +20,10 @@ def slowloris(*, connections: int, addresses: int, seconds: float, url: str | No
 
     The server started for the test runs with serve's defaults.
     """
-    from ...harness import slowloris as harness
-    from ...harness import target
+    from ...harness import needs_extra, target
+
+    with needs_extra("attack slowloris"):
+        from ...harness import slowloris as harness
 
     with target(url) as base:
         result = asyncio.run(

@@ -17,6 +17,10 @@ it again. Every ``ack`` is noted and must be in the final record at the index it
 The same driver (:func:`play_room`) runs over an in-process server in the store-fault tests
 (full disk, lost PostgreSQL), where it also checks that an action refused with
 ``store_unavailable`` changed nothing any client can see.
+
+Why one module of ~600 lines: the policy, the reconnecting clients, the per-game tally, the
+server process and the checks of the records make one argument (nothing acknowledged is
+lost), read top to bottom in that order.
 """
 
 from __future__ import annotations
@@ -24,12 +28,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import random
 import signal
-import socket
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -42,13 +43,14 @@ import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
-from .record import Record, new_game, read_record, record_of
-from .rules.actions import HOST, action_from_wire
-from .rules.views import ViewTracker
-from .selfplay import table
+from ..bots.random_bot import random_wire_action
+from ..record import Record, new_game, read_record, record_of
+from ..rules.actions import HOST, action_from_wire
+from ..rules.views import ViewTracker
+from ..selfplay import table
+from . import spawn
 
 ANSWER_SECONDS = 20.0  # a live server answers in milliseconds; this only catches a hang
-START_SECONDS = 60.0
 MAX_ACTIONS = 5000  # far beyond any game: a policy that loops is a bug
 
 Action = dict[str, Any]
@@ -72,7 +74,7 @@ def decide(
         state = states[name]
         you = state["you"]
         if you["to_act"] and you["submitted"] is None and you["choices"]:
-            return name, _choose(you, _rng(seed, name, state, "act"))
+            return name, random_wire_action(you["choices"], name, _rng(seed, name, state, "act"))
     if first["step"] == "discussion":
         for name in players:
             state = states[name]
@@ -87,17 +89,6 @@ def decide(
 def _rng(seed: int, name: str, state: State, purpose: str) -> random.Random:
     key = [seed, name, purpose, state["year"], state["step"], state["you"]["choices"]]
     return random.Random(json.dumps(key, sort_keys=True))
-
-
-def _choose(you: Mapping[str, Any], rng: random.Random) -> Action:
-    choice = you["choices"][0] if len(you["choices"]) == 1 else rng.choice(you["choices"])
-    action: Action = {"action": choice["action"], "player": you["name"]}
-    if choice["pick"]:
-        action["members"] = rng.sample(choice["options"]["members"], choice["pick"])
-    else:
-        for option, values in choice["options"].items():
-            action[option] = rng.choice(values)
-    return action
 
 
 def reference(setup: Record, seed: int) -> Record:
@@ -406,16 +397,10 @@ async def fetch_record(http: httpx.AsyncClient, plan: Plan) -> Record:
 
 
 # ---------------------------------------------------------------- the server process
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def missing_from_store(url: str, plans: Sequence[Plan], tallies: Sequence[Tally]) -> list[str]:
     """Read the database itself (the server is down): every action acknowledged so far
     must be there, at the index its ack gave. Returns what is missing."""
-    from .store.sql import SqlStore
+    from ..store.sql import SqlStore
 
     missing = []
     store = SqlStore(url)
@@ -438,7 +423,7 @@ class ServerProcess:
 
     def __init__(self, db: str, log: Path) -> None:
         self.db = db
-        self.port = free_port()
+        self.port = spawn.free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
         self.process: subprocess.Popen[bytes] | None = None
@@ -449,27 +434,11 @@ class ServerProcess:
         return self.url.replace("http://", "ws://") + "/ws"
 
     async def start(self) -> None:
-        package_root = str(Path(__file__).resolve().parents[1])
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
-        command = [
-            sys.executable, "-m", "korapsyon", "serve", "--port", str(self.port),
-            "--db", self.db, "--limit-messages", "100000",
-        ]  # fmt: skip
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log, env=env)
+        options = ("--limit-messages", "100000")
+        self.process = await asyncio.to_thread(
+            spawn.start, self.port, self.db, options, log=self.log
+        )
         self.starts += 1
-        deadline = time.monotonic() + START_SECONDS
-        async with httpx.AsyncClient(timeout=2) as http:
-            while True:
-                try:
-                    (await http.get(self.url + "/healthz")).raise_for_status()
-                    return
-                except httpx.HTTPError:
-                    if self.process.poll() is not None or time.monotonic() > deadline:
-                        tail = self.log.read_text(errors="replace")[-2000:]
-                        raise RuntimeError(f"the server did not start:\n{tail}") from None
-                    await asyncio.sleep(0.05)
 
     def kill(self) -> None:
         """SIGKILL: no shutdown, no flush, no goodbye."""
@@ -478,12 +447,8 @@ class ServerProcess:
             self.process.wait(timeout=30)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        if self.process is not None:
+            spawn.stop(self.process)
 
 
 # ---------------------------------------------------------------- runs

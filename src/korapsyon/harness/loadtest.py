@@ -7,35 +7,38 @@ to, and every ``ack`` which push included its action (an ack carried in an updat
 update's push). An action's latency is measured from
 the moment it is sent until the last client it changed has received its new view (and its
 sender the ack). The server's memory and CPU are read from its processes.
+
+Why one module of ~700 lines: the wire structs, the client's bookkeeping of pushes and acks,
+the latency statistics and the report are one measurement; each reads the others' private
+fields on the hot path (a client handles thousands of frames a second), and apart they
+would only be harder to follow. In order: wire, results and report, statistics, the client,
+the generator (rooms made, replaced), the meter, :func:`run`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import os
 import random
-import resource
-import socket
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 from array import array
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import httpx
 import msgspec
 import psutil
+import uvloop
 from picows import WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
 
-from .collector import collect_young, hold_full_collections, release_full_collections
+from ..bots.random_bot import random_fields, random_pick
+from ..collector import collect_young, hold_full_collections, release_full_collections
+from ..selfplay import table
+from ..server.runtime import raise_file_limit
 
 
 class _Choice(msgspec.Struct):
@@ -75,9 +78,6 @@ class _Incoming(msgspec.Struct):
 _decode = msgspec.json.Decoder(_Incoming).decode
 _encoder = msgspec.json.Encoder()
 
-
-START_SECONDS = 300.0  # a started server that is not healthy by then hangs (it is given up
-# at once if its process ends): a safety net, not a speed requirement
 
 WINDOWS = 6
 """How many stretches of the run the report shows apart (:meth:`LoadResult.windows`)."""
@@ -271,32 +271,6 @@ def _forget_pushes(rooms: Iterable[_Room], before: float) -> None:
             del pushes[seq]
 
 
-def raise_file_limit() -> None:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < hard:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-
-
-def free_port(count: int = 1) -> int:
-    """A free port on loopback, and the ``count - 1`` after it free too."""
-    for _ in range(100):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = int(s.getsockname()[1])
-        if port + count - 1 <= 65535 and all(_free(port + k) for k in range(1, count)):
-            return port
-    raise RuntimeError(f"no {count} free ports in a row")
-
-
-def _free(port: int) -> bool:
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
-
-
 LOAD_OPTIONS = (
     "--trace", "--limit-messages", "1000",
     # every simulated client comes from 127.0.0.1: no per-address limits
@@ -308,49 +282,7 @@ LOAD_OPTIONS = (
 """The options of the server the load benchmark starts."""
 
 
-@contextlib.contextmanager
-def spawned_server(
-    db: str | None = None, workers: int = 1, options: Iterable[str] = LOAD_OPTIONS
-) -> Any:
-    """A ``korapsyon serve`` with these ``options`` (by default the load benchmark's: trace
-    mode, no per-address limits) and ``workers`` worker processes, started for the test,
-    on free ports and a fresh SQLite file (unless ``db`` is given)."""
-    port = free_port(workers)
-    with tempfile.TemporaryDirectory() as folder:
-        database = db or str(Path(folder) / "load.sqlite3")
-        command = [
-            sys.executable, "-m", "korapsyon", "serve", "--port", str(port), "--db", database,
-            "--workers", str(workers), *options,
-        ]  # fmt: skip
-        process = subprocess.Popen(command, preexec_fn=raise_file_limit)  # noqa: PLW1509
-        try:
-            deadline = time.monotonic() + START_SECONDS
-            for worker in range(workers):
-                url = f"http://127.0.0.1:{port + worker}"
-                if not wait_healthy(url, deadline, lambda: process.poll() is None):
-                    raise RuntimeError("the server did not start")
-            yield f"http://127.0.0.1:{port}", process.pid
-        finally:
-            process.terminate()
-            process.wait(timeout=30)
-
-
-def wait_healthy(url: str, deadline: float, alive: Callable[[], bool]) -> bool:
-    """Wait until the server at ``url`` answers ``/healthz``; False if it has not by the
-    ``deadline`` (``time.monotonic()``) or as soon as ``alive()`` says it has died."""
-    while True:
-        try:
-            httpx.get(f"{url}/healthz", timeout=1).raise_for_status()
-            return True
-        except httpx.HTTPError:
-            if time.monotonic() > deadline or not alive():
-                return False
-            time.sleep(0.1)
-
-
 async def _new_room(http: httpx.AsyncClient, players: int) -> _Room:
-    from .selfplay import table
-
     answer = await http.post("/api/rooms", json={"settings": {"timers": False}})
     created = answer.raise_for_status().json()
     code = created["code"]
@@ -372,14 +304,9 @@ def _choose(state: _State, rng: random.Random) -> dict[str, Any] | None:
     you = state.you
     if you is None or not you.to_act or you.submitted is not None or not you.choices:
         return None
-    choice = rng.choice(you.choices)
-    action: dict[str, Any] = {"action": choice.action, "player": you.name}
-    if choice.pick:
-        action["members"] = rng.sample(choice.options["members"], choice.pick)
-    else:
-        for name, values in choice.options.items():
-            action[name] = rng.choice(values)
-    return action
+    choice = random_pick(you.choices, rng)
+    fields = random_fields(choice.pick, choice.options, rng)
+    return {"action": choice.action, "player": you.name, **fields}
 
 
 def _factory(client: _Client) -> Callable[[], _Client]:
@@ -514,6 +441,146 @@ class _Client(WSListener):
             self.transport.disconnect()
 
 
+def measure(url: str, **options: Any) -> LoadResult:
+    """:func:`run` on uvloop, like the server: on asyncio's own loop the generator spent
+    about 40% of its time in the loop's Python code and queued its own frames."""
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(run(url, **options))
+
+
+class _Generator:
+    """The simulated clients of a run: rooms made, connected, started, and each replaced by
+    a new one when its game finishes (so the load stays the same however long the run)."""
+
+    def __init__(self, url: str, players: int, think: float, seed: int) -> None:
+        self.http = httpx.AsyncClient(
+            base_url=url, timeout=60, limits=httpx.Limits(max_connections=50)
+        )
+        self.players = players
+        self.think = think
+        self.rng = random.Random(seed)
+        self.stats = _Stats()
+        self.clients: list[_Client] = []
+        self.numbers = itertools.count(1)  # each client's, for its actions' keys in stats.sent
+        self.replacing: set[asyncio.Task[None]] = set()
+
+    async def fill(self, rooms: int) -> list[_Room]:
+        """``rooms`` new rooms, their clients connected (the games not started)."""
+        made: list[_Room] = []
+        for first in range(0, rooms, 50):
+            batch = range(first, rooms)[:50]
+            made += await asyncio.gather(*(_new_room(self.http, self.players) for _ in batch))
+        together = max(1, 500 // (self.players + 1))  # rooms at once: about 500 handshakes
+        for first in range(0, len(made), together):
+            await asyncio.gather(*(self.connect(room) for room in made[first : first + together]))
+        return made
+
+    async def connect(self, room: _Room) -> None:
+        """Open the room's connections (each sends its hello once its handshake is done)."""
+        hellos = [{"token": t} for t in room.tokens.values()] + [{"host_token": room.host}]
+        ws_url = room.url.replace("http://", "ws://") + "/ws"
+        opened = [
+            _Client(
+                room, hello, next(self.numbers), self.stats, self.think,
+                random.Random(self.rng.random()),
+            )
+            for hello in hellos
+        ]  # fmt: skip
+        await asyncio.gather(*(
+            ws_connect(_factory(client), ws_url, websocket_handshake_timeout=60)
+            for client in opened
+        ))  # fmt: skip
+        self.clients.extend(opened)
+        room.clients.extend(opened)
+
+    async def start(self, room: _Room) -> None:
+        """Start the room's game; its clients begin to play."""
+        await _start_room(self.http, room)
+        for client in room.clients:
+            client.live = True
+            client.consider()
+
+    async def replace(self, old: _Room) -> None:
+        for client in old.clients:
+            client.close()
+        gone = set(old.clients)  # let them go (the room and its clients refer to each other,
+        self.clients[:] = [c for c in self.clients if c not in gone]  # and no full collections)
+        old.clients.clear()
+        for attempt in range(3):
+            try:
+                room = await _new_room(self.http, self.players)
+                break
+            except httpx.TransportError:  # a kept-alive connection the server just closed
+                if attempt == 2:
+                    raise
+        await self.connect(room)
+        await self.start(room)
+
+    def on_finish(self, room: _Room) -> None:
+        if not self.stats.stop:
+            task = asyncio.get_running_loop().create_task(self.replace(room))
+            self.replacing.add(task)
+            task.add_done_callback(self.replacing.discard)
+
+    async def close(self) -> None:
+        self.stats.stop = True
+        for task in list(self.replacing):
+            task.cancel()
+        for client in self.clients:
+            client.close()
+        await self.http.aclose()
+
+
+@dataclass
+class _Meter:
+    """The server's (and the generator's) memory and CPU, sampled through a measurement."""
+
+    server: list[psutil.Process]
+    me: list[psutil.Process] = field(default_factory=lambda: [psutil.Process()])
+    samples: list[tuple[float, float]] = field(default_factory=list)  # (s, MB)
+    cpu_samples: list[tuple[float, float]] = field(default_factory=list)  # (s, CPU s)
+    client_samples: list[tuple[float, float]] = field(default_factory=list)
+    start: tuple[float, float, float] = (0.0, 0.0, 0.0)  # server, client, server kernel
+
+    def begin(self) -> None:
+        self.start = _cpu(self.server), _cpu(self.me), _cpu(self.server, kernel=True)
+        self.samples.append((0.0, _rss(self.server)))
+        self.cpu_samples.append((0.0, self.start[0]))
+        self.client_samples.append((0.0, self.start[1]))
+
+    def sample(self, at: float) -> None:
+        self.samples.append((at, _rss(self.server)))
+        self.cpu_samples.append((at, _cpu(self.server)))
+        self.client_samples.append((at, _cpu(self.me)))
+
+    def shares(self, elapsed: float) -> tuple[float, float, float]:
+        """CPU seconds a second since :meth:`begin`: server, generator, server kernel."""
+        return (
+            (_cpu(self.server) - self.start[0]) / elapsed,
+            (_cpu(self.me) - self.start[1]) / elapsed,
+            (_cpu(self.server, kernel=True) - self.start[2]) / elapsed,
+        )
+
+
+async def _measure(generator: _Generator, meter: _Meter, seconds: float, games: int) -> float:
+    """Measure for ``seconds`` (and on until ``games`` games have finished); returns how
+    long it measured."""
+    stats = generator.stats
+    meter.begin()
+    stats.measuring = True
+    started = stats.started = time.perf_counter()
+    every = max(1.0, seconds / 60)
+    while (left := seconds - (time.perf_counter() - started)) > 0 or len(stats.finished) < games:
+        await asyncio.sleep(min(every, max(left, 0.05)))
+        now = time.perf_counter()
+        meter.sample(now - started)
+        stats.settle(now - SETTLE_SECONDS)
+        rooms = {client.room for client in generator.clients}
+        _forget_pushes(rooms, now - 2 * SETTLE_SECONDS)
+    stats.measuring = False
+    return time.perf_counter() - started
+
+
 async def run(
     url: str,
     *,
@@ -533,107 +600,29 @@ async def run(
     run (and the server's memory is seen over rooms coming and going)."""
     raise_file_limit()
     began = time.perf_counter()
-    stats = _Stats()
-    rng = random.Random(seed)
-    loop = asyncio.get_running_loop()
-    clients: list[_Client] = []
-    http = httpx.AsyncClient(base_url=url, timeout=60, limits=httpx.Limits(max_connections=50))
-
-    numbers = itertools.count(1)  # each client's, for its actions' keys in stats.sent
-
-    async def connect(room: _Room) -> None:
-        """Open the room's connections (each sends its hello once its handshake is done)."""
-        hellos = [{"token": t} for t in room.tokens.values()] + [{"host_token": room.host}]
-        ws_url = room.url.replace("http://", "ws://") + "/ws"
-        opened = [
-            _Client(room, hello, next(numbers), stats, think, random.Random(rng.random()))
-            for hello in hellos
-        ]
-        await asyncio.gather(*(
-            ws_connect(_factory(client), ws_url, websocket_handshake_timeout=60)
-            for client in opened
-        ))  # fmt: skip
-        clients.extend(opened)
-        room.clients.extend(opened)
-
-    made: list[_Room] = []
-    for first in range(0, rooms, 50):
-        made += await asyncio.gather(*(_new_room(http, players) for _ in range(first, rooms)[:50]))
-    together = max(1, 500 // (players + 1))  # rooms connecting at once: about 500 handshakes
-    for first in range(0, len(made), together):
-        await asyncio.gather(*(connect(room) for room in made[first : first + together]))
+    generator = _Generator(url, players, think, seed)
+    stats = generator.stats
+    made = await generator.fill(rooms)
     await asyncio.sleep(1.0)
     # The clients' own pauses must not count as the server's latency: the generator keeps
     # the server's collector policy (korapsyon.collector): no full collections (they would
     # walk every client and every measurement so far), young objects on a clock.
     saved = hold_full_collections()
-    young = loop.create_task(collect_young())
-    server = _server_processes(server_pid) if server_pid else []
+    young = asyncio.get_running_loop().create_task(collect_young())
+    meter = _Meter(_server_processes(server_pid) if server_pid else [])
     for room in made:
-        await _start_room(http, room)
+        await _start_room(generator.http, room)
     made.clear()
     setup = time.perf_counter() - began
-    for client in clients:
+    for client in generator.clients:
         client.live = True
         client.consider()
-
-    replacing: set[asyncio.Task[None]] = set()
-
-    async def replace(old: _Room) -> None:
-        for client in old.clients:
-            client.close()
-        gone = set(old.clients)  # let them go (the room and its clients refer to each other,
-        clients[:] = [c for c in clients if c not in gone]  # and no full collections run)
-        old.clients.clear()
-        for attempt in range(3):
-            try:
-                room = await _new_room(http, players)
-                break
-            except httpx.TransportError:  # a kept-alive connection the server just closed
-                if attempt == 2:
-                    raise
-        await connect(room)
-        await _start_room(http, room)
-        for client in room.clients:
-            client.live = True
-            client.consider()
-
-    def on_finish(room: _Room) -> None:
-        if not stats.stop:
-            task = loop.create_task(replace(room))
-            replacing.add(task)
-            task.add_done_callback(replacing.discard)
-
-    stats.on_finish = on_finish
+    stats.on_finish = generator.on_finish
     await asyncio.sleep(warmup)
-    memory_start = _rss(server)
-    me = [psutil.Process()]
-    cpu_start = _cpu(server), _cpu(me), _cpu(server, kernel=True)
-    stats.measuring = True
-    started = stats.started = time.perf_counter()
-    samples = [(0.0, memory_start)]
-    cpu_samples, client_samples = [(0.0, cpu_start[0])], [(0.0, cpu_start[1])]
-    every = max(1.0, seconds / 60)
-    while (left := seconds - (time.perf_counter() - started)) > 0 or len(stats.finished) < games:
-        await asyncio.sleep(min(every, max(left, 0.05)))
-        samples.append((time.perf_counter() - started, _rss(server)))
-        cpu_samples.append((samples[-1][0], _cpu(server)))
-        client_samples.append((samples[-1][0], _cpu(me)))
-        now = time.perf_counter()
-        stats.settle(now - SETTLE_SECONDS)
-        _forget_pushes({client.room for client in clients}, now - 2 * SETTLE_SECONDS)
-    stats.measuring = False
-    elapsed = time.perf_counter() - started
-    server_cpu = (_cpu(server) - cpu_start[0]) / elapsed
-    client_cpu = (_cpu(me) - cpu_start[1]) / elapsed
-    server_kernel = (_cpu(server, kernel=True) - cpu_start[2]) / elapsed
+    elapsed = await _measure(generator, meter, seconds, games)
+    server_cpu, client_cpu, server_kernel = meter.shares(elapsed)
     await asyncio.sleep(0.5)  # the last updates of measured actions
-    stats.stop = True
-    for task in list(replacing):
-        task.cancel()
-    for client in clients:
-        client.close()
-    await http.aclose()
+    await generator.close()
     young.cancel()
     release_full_collections(saved)
     stats.settle(float("inf"))
@@ -644,7 +633,7 @@ async def run(
         actions=len(stats.latencies_ms),
         errors=stats.errors,
         latencies_ms=stats.latencies_ms.tolist(),
-        memory_samples=samples,
+        memory_samples=meter.samples,
         finished_games=len(stats.finished),
         setup_seconds=setup,
         server_cpu=server_cpu,
@@ -653,9 +642,9 @@ async def run(
         frames=stats.frames,
         frame_bytes=stats.frame_bytes,
         sent_at=stats.sent_at.tolist(),
-        cpu_samples=cpu_samples,
-        client_cpu_samples=client_samples,
-        workers=max(1, len(server) - 1),
+        cpu_samples=meter.cpu_samples,
+        client_cpu_samples=meter.client_samples,
+        workers=max(1, len(meter.server) - 1),
     )
 
 
