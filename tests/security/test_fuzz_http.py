@@ -31,6 +31,12 @@ from korapsyon.server.connection import Limits
 from tests.security.attack import serving, wait_finished
 from tests.server.live import Live, add_bots, start
 
+# The server runs in a thread of this process, and the WebSocket keepalive pings (of uvicorn's
+# websockets, and of the clients) draw their payload from the global `random`; when one lands
+# while hypothesis draws an example, hypothesis takes it for a strategy using `random` and
+# fails the test as flaky. Neither the strategies nor the server use the global `random`.
+pytestmark = pytest.mark.filterwarnings("ignore:Do not use the `random` module inside strategies")
+
 EXAMPLES = int(os.environ.get("KORAPSYON_FUZZ_EXAMPLES", "50"))
 # Fuzzing is not throttled: the per-address limits are tested in test_abuse_limits.
 UNLIMITED = Limits(requests=0, rooms=0, sockets=0, connects=0)

@@ -38,6 +38,12 @@ from tests.security.attack import (
 )
 from tests.server.live import Live
 
+# The server runs in a thread of this process, and the WebSocket keepalive pings (of uvicorn's
+# websockets, and of the clients) draw their payload from the global `random`; when one lands
+# while hypothesis draws an example, hypothesis takes it for a strategy using `random` and
+# fails the test as flaky. Neither the strategies nor the server use the global `random`.
+pytestmark = pytest.mark.filterwarnings("ignore:Do not use the `random` module inside strategies")
+
 EXAMPLES = int(os.environ.get("KORAPSYON_FUZZ_EXAMPLES", "1000"))
 NAMES = table(9)
 ACTION_TAGS = [str(kind.__struct_config__.tag) for kind in get_args(Action)]
