@@ -146,6 +146,7 @@ def test_the_board_fits_a_tv_at_every_step_with_sixteen_long_names(
         for board in boards:
             if status == "finished":
                 expect(board.el("end-screen")).to_be_visible()
+                expect(board.el("end-screen")).to_have_attribute("data-fit", "done")
             else:
                 expect(board.el("board-year")).to_have_attribute("data-year", str(year))
                 expect(board.el("board-step")).to_have_attribute("data-step", str(step))

@@ -117,11 +117,11 @@ class Board {
 /**
  * The end screen on a TV holds a game of any length (Years, players, long names): its
  * type is made smaller, step by step, until nothing is cut off (the screen's own size is
- * the start), and again when the window changes size.
+ * the start), and again when the window changes size or the nights table turns a page.
+ * `data-fit="done"` says it has been fitted to what it shows now.
  */
 function fitToScreen(el) {
-  if (!el || el.dataset.fitted === 'true') return;
-  el.dataset.fitted = 'true';
+  if (!el || el.dataset.fit) return;
   const fit = () => {
     el.style.removeProperty('font-size'); // CSSOM: allowed by the CSP
     let size = parseFloat(getComputedStyle(el).fontSize);
@@ -129,9 +129,12 @@ function fitToScreen(el) {
       size *= 0.94;
       el.style.fontSize = `${size}px`;
     }
+    el.dataset.fit = 'done';
   };
-  requestAnimationFrame(fit);
+  fit(); // (at once: the screen is never shown cut)
+  requestAnimationFrame(fit); // (and once the first frame is laid out)
   addEventListener('resize', () => el.isConnected && requestAnimationFrame(fit));
+  el.addEventListener('korapsyon:page', fit);
 }
 
 runPage('board', (tokens) => (tokens.host_token ? { host_token: tokens.host_token } : { spectate: true }), Board);
