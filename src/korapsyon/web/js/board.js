@@ -117,8 +117,8 @@ class Board {
 /**
  * The end screen on a TV holds a game of any length (Years, players, long names): its
  * type is made smaller, step by step, until nothing is cut off (the screen's own size is
- * the start), and again when the window changes size or the nights table turns a page.
- * `data-fit="done"` says it has been fitted to what it shows now.
+ * the start), and again when anything in it changes size (a window resized, a font loaded
+ * late, the nights table's next page). `data-fit="done"`: it has been fitted once.
  */
 function fitToScreen(el) {
   if (!el || el.dataset.fit) return;
@@ -132,7 +132,10 @@ function fitToScreen(el) {
     el.dataset.fit = 'done';
   };
   fit(); // (at once: the screen is never shown cut)
-  requestAnimationFrame(fit); // (and once the first frame is laid out)
+  // and whenever what it holds changes size: a window resized, a font (the emoji) loaded
+  // late, the nights table's next page (the next frame: never inside the observation)
+  const observer = new ResizeObserver(() => requestAnimationFrame(() => el.isConnected ? fit() : observer.disconnect()));
+  for (const part of el.children) observer.observe(part);
   addEventListener('resize', () => el.isConnected && requestAnimationFrame(fit));
   el.addEventListener('korapsyon:page', fit);
 }

@@ -97,7 +97,7 @@ function rolesRevealed(view) {
       h(
         'li',
         { testid: 'revealed-role', data: { name: player.name, role: player.role }, class: `status-${player.status}` },
-        h('bdi', { class: 'name', text: player.name }),
+        h('bdi', { class: 'name', title: player.name, text: player.name }),
         player.role ? roleBadge(player.role) : h('span', { text: '?' }),
         player.status !== 'active' ? h('span', { class: 'tag', text: t(`status.${player.status}`) }) : null,
       ),
