@@ -137,7 +137,6 @@ function fitToScreen(el) {
   const observer = new ResizeObserver(() => requestAnimationFrame(() => el.isConnected ? fit() : observer.disconnect()));
   for (const part of el.children) observer.observe(part);
   addEventListener('resize', () => el.isConnected && requestAnimationFrame(fit));
-  el.addEventListener('korapsyon:page', fit);
 }
 
 runPage('board', (tokens) => (tokens.host_token ? { host_token: tokens.host_token } : { spectate: true }), Board);

@@ -125,7 +125,6 @@ function turnPages(table, pages) {
     }
     page = (page + 1) % pages;
     show(page);
-    table.dispatchEvent(new Event('korapsyon:page', { bubbles: true })); // (a page's height differs: fit again)
   }, PAGE_MS);
 }
 
