@@ -4,7 +4,7 @@ server's file descriptors (issue #17: slowloris).
 Observed before the fix: a connection that never completed its request, or trickled its
 headers, was never closed (3,000 held for 30 s, none closed); with a file limit of 1,024,
 1,100 of them made 50 of 50 new HTTP requests fail. Now an unfinished request is closed
-after ``REQUEST_SECONDS``, an address holds at most ``HTTP_PER_ADDRESS`` HTTP connections,
+after ``REQUEST_SECONDS``, an address holds at most ``Limits.http`` HTTP connections,
 and the server raises its own file limit to the hard limit at start-up.
 """
 

@@ -32,6 +32,7 @@ from typing import Any
 from korapsyon.rules import Game, Role
 from korapsyon.rules.views import night_by_night, player_view, public_view
 from korapsyon.selfplay import table
+from korapsyon.server.frames import merged
 from korapsyon.server.session import GameSession
 from tests.security.wire import BOARD, SPECTATOR, close_all, odd_names
 from tests.server.inprocess import Local, in_process
@@ -87,17 +88,21 @@ class Checker:
         self.role = self.roles.get(who)
         self.corrupt = self.role is Role.CORRUPT_POLITICIAN
         self.frames = 0
+        self.known: dict[str, Any] = {}  # the client's state: views and updates applied
 
     def frame(self, raw: str) -> None:
         self.frames += 1
         message = json.loads(raw)
         state = message.get("state")
+        if isinstance(state, dict):  # (an update: only what changed, protocol 4)
+            self.known = state if message["type"] == "view" else merged(self.known, state)
         if isinstance(state, dict) and "reveal" in state:
             # at the end every card is turned face up: the night-by-night reveal, the
             # same for every client, tells the secret trackers and night choices by design
             # (tests/rules/test_reveal.py); nothing else may
-            assert state["status"] == "finished", (self.who, raw[:300])
+            assert self.known["status"] == "finished", (self.who, raw[:300])
             assert state.pop("reveal") == night_by_night(self.game), self.who
+            self.known = {key: value for key, value in self.known.items() if key != "reveal"}
             raw = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
         for word in NEVER:
             assert word not in raw, (self.who, word, raw[:300])
@@ -107,7 +112,7 @@ class Checker:
         if kind == "cover":
             assert set(message) == {"type", "pad"} and not message["pad"].strip(), raw[:80]
         elif kind in ("view", "update"):
-            self.state(message["state"], message["timeline"])
+            self.state(self.known, message["timeline"])
         elif kind == "chat_posted":
             assert message["channel"] == "public" or self.corrupt, (self.who, message)
         elif kind == "welcome":

@@ -23,6 +23,7 @@ from korapsyon.rules import Game
 from korapsyon.server import runtime
 from korapsyon.server.app import build_app
 from korapsyon.server.connection import Limits
+from korapsyon.server.frames import merged
 from korapsyon.server.room import Hub
 from korapsyon.server.shards import Shards
 from korapsyon.store.sql import SqlStore
@@ -168,7 +169,7 @@ class Client:
         if message["type"] == "view":
             self.state, self.timeline = message["state"], list(message["timeline"])
         elif message["type"] == "update":
-            self.state = message["state"]
+            self.state = merged(self.state or {}, message["state"])  # (protocol 4: the changes)
             self.timeline += message["timeline"]
             self.acks = list(message.get("acks", []))
         return message

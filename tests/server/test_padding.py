@@ -8,6 +8,8 @@ then, as an overflow on a live server: tests/security)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
@@ -15,8 +17,9 @@ from korapsyon.rules import Game, Role, Ruleset
 from korapsyon.rules.events import StepStarted
 from korapsyon.rules.views import ViewTracker, votes_cast
 from korapsyon.selfplay import play_random
+from korapsyon.server.frames import ANY_COUNT, PAD_OVERHEAD, SharedParts, view_frame
 from korapsyon.server.padding import Padding
-from korapsyon.server.protocol import PAD_OVERHEAD, Ack, SharedJson, encode, view_frame
+from korapsyon.server.protocol import Ack, encode
 from tests.hidden_variants import random_setup
 from tests.security.wire import odd_names
 
@@ -56,13 +59,17 @@ def _headroom(game: Game, rng: random.Random) -> list[int]:
         tracker.take_timeline()
     public.update()
     taken, seen = len(public.timeline), len(game.events)
+    base: Mapping[str, Any] = public.shared_core()
     room: list[int] = []
     while not game.is_over:
         play_random(game, rng, resubmit=0.05, max_actions=1)
         fresh = game.events[seen:]
         began = any(type(e) is StepStarted for e in fresh)
         audiences = {e.audience for e in fresh}
-        shared = SharedJson(public.shared_core()).with_count(votes_cast(game))
+        parts = SharedParts(public.shared_core(), votes_cast(game))
+        # a push after every action; every player sent the most any base allows
+        shared = parts.since(base, ANY_COUNT)
+        base = parts.core
         public_new = public.timeline[taken:]
         size = padding.frame_size(
             game, b"update", shared, public_new, len(game.actions), began=began
@@ -77,6 +84,7 @@ def _headroom(game: Game, rng: random.Random) -> list[int]:
         taken, seen = len(public.timeline), len(game.events)
         if game.is_over or len(game.actions) % 7:
             continue
+        shared = parts.whole()
         view_size = padding.frame_size(game, b"view", shared, public.timeline)
         for name in game.players:  # a whole view: a phone that (re)connects now
             whole = ViewTracker(game, name, public, words=False)

@@ -14,6 +14,7 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
+from korapsyon.server.frames import merged
 from tests.server.live import Live
 from tests.web.harness import (
     Tab,
@@ -69,8 +70,10 @@ class Client:
             self._read(json.loads(frame))
 
     def _read(self, message: dict[str, Any]) -> dict[str, Any]:
-        if message["type"] in ("view", "update"):
+        if message["type"] == "view":
             self.state = message["state"]
+        elif message["type"] == "update":
+            self.state = merged(self.state or {}, message["state"])  # (protocol 4: the changes)
         for ack in message.get("acks", []):
             self._read(ack)
         return message

@@ -58,6 +58,14 @@ def database_url(db: str | None) -> str:
     help=f"Rooms one address may create in {Limits.rooms_seconds:g} s (0: no limit).",
 )
 @click.option(
+    "--limit-http",
+    default=Limits.http,
+    show_default=True,
+    type=click.IntRange(0),
+    help="HTTP connections open at once from one address, WebSockets before their "
+    "upgrade included (0: no limit).",
+)
+@click.option(
     "--limit-connections",
     default=Limits.sockets,
     show_default=True,
@@ -154,6 +162,7 @@ def serve(  # noqa: PLR0917
     limit_messages: int,
     limit_requests: int,
     limit_rooms: int,
+    limit_http: int,
     limit_connections: int,
     limit_connects: int,
     limit_spectators: int,
@@ -208,6 +217,7 @@ def serve(  # noqa: PLR0917
         messages=limit_messages,
         requests=limit_requests,
         rooms=limit_rooms,
+        http=limit_http,
         sockets=limit_connections,
         connects=limit_connects,
         spectators=limit_spectators,
@@ -228,7 +238,9 @@ def serve(  # noqa: PLR0917
     if worker is None:  # (workers: the supervisor has said it)
         _announce(shards.base_url, host, port, url, scheme)
     tls = runtime.Tls(tls_cert, tls_key) if tls_cert and tls_key else None
-    config = runtime.config(app, host, port + (worker or 0), tls=tls, proxies=trust_proxy)
+    config = runtime.config(
+        app, host, port + (worker or 0), tls=tls, proxies=trust_proxy, per_address=limit_http
+    )
     sys.setswitchinterval(SWITCH_SECONDS)
     runtime.Server(config, ready_fd).run()
     store.close()

@@ -48,6 +48,7 @@ from ..record import Record, new_game, read_record, record_of
 from ..rules.actions import HOST, action_from_wire
 from ..rules.views import ViewTracker
 from ..selfplay import table
+from ..server.frames import merged
 from . import spawn
 
 ANSWER_SECONDS = 20.0  # a live server answers in milliseconds; this only catches a hang
@@ -148,8 +149,10 @@ class Client:
         except _LOST as exc:
             raise Gone(str(exc)) from None
         message: dict[str, Any] = json.loads(raw)
-        if message["type"] in ("view", "update"):
+        if message["type"] == "view":
             self.state = message["state"]
+        elif message["type"] == "update" and self.state is not None:
+            self.state = merged(self.state, message["state"])  # (protocol 4: the changes)
         return message
 
     async def request(self, message: dict[str, Any]) -> dict[str, Any]:

@@ -33,6 +33,7 @@ import httpx
 import msgspec
 import psutil
 import uvloop
+from msgspec import UNSET, UnsetType
 from picows import WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
 
 from ..bots.random_bot import random_fields, random_pick
@@ -55,9 +56,21 @@ class _You(msgspec.Struct):
 
 
 class _State(msgspec.Struct):
-    status: str
-    step: str | None
-    you: _You | None = None
+    """The members of a view's state a simulated player reads, as a ``view`` or an
+    ``update`` carries them (an update only those that changed: the others UNSET)."""
+
+    status: str | UnsetType = UNSET
+    step: str | UnsetType | None = UNSET
+    you: _You | UnsetType | None = UNSET
+
+    def merge(self, changes: _State) -> None:
+        """Apply an update's ``state`` (protocol 4: only what changed)."""
+        if changes.status is not UNSET:
+            self.status = changes.status
+        if changes.step is not UNSET:
+            self.step = changes.step
+        if changes.you is not UNSET:
+            self.you = changes.you
 
 
 class _Ack(msgspec.Struct):
@@ -274,7 +287,7 @@ def _forget_pushes(rooms: Iterable[_Room], before: float) -> None:
 LOAD_OPTIONS = (
     "--trace", "--limit-messages", "1000",
     # every simulated client comes from 127.0.0.1: no per-address limits
-    "--limit-requests", "0", "--limit-rooms", "0", "--limit-connections", "0",
+    "--limit-requests", "0", "--limit-rooms", "0", "--limit-connections", "0", "--limit-http", "0",
     "--limit-connects", "0",
     # finished rooms are replaced at once: free them within the run
     "--evict-after", "60",
@@ -302,7 +315,9 @@ async def _start_room(http: httpx.AsyncClient, room: _Room) -> None:
 
 def _choose(state: _State, rng: random.Random) -> dict[str, Any] | None:
     you = state.you
-    if you is None or not you.to_act or you.submitted is not None or not you.choices:
+    if not isinstance(you, _You) or not you.to_act or you.submitted is not None:
+        return None
+    if not you.choices:
         return None
     choice = random_pick(you.choices, rng)
     fields = random_fields(choice.pick, choice.options, rng)
@@ -381,8 +396,11 @@ class _Client(WSListener):
         stats = self.stats
         message = _decode(raw)
         kind = message.type
-        if kind in {"update", "view"}:
+        if kind == "view" or (kind == "update" and self.state is None):
             self.state = message.state
+        elif kind == "update" and self.state is not None and message.state is not None:
+            self.state.merge(message.state)
+        if kind in {"update", "view"}:
             if message.seq is not None and stats.measuring:
                 self.room.pushes[message.seq] = now
             for ack in message.acks:  # the acks of our actions this update shows
@@ -490,6 +508,12 @@ class _Generator:
             ws_connect(_factory(client), ws_url, websocket_handshake_timeout=60)
             for client in opened
         ))  # fmt: skip
+        refused = sum(client.transport is None for client in opened)
+        if refused:  # (picows returns from a handshake the server aborted without a word)
+            raise RuntimeError(
+                f"room {room.code}: the server refused {refused} of its {len(opened)} "
+                "WebSockets (a per-address limit of the server?)"
+            )
         self.clients.extend(opened)
         room.clients.extend(opened)
 

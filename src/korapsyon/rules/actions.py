@@ -50,6 +50,8 @@ class BaseAction(_Actor, frozen=True, kw_only=True):
     auto: bool = False
 
     kind: ClassVar[str]
+    null_means: ClassVar[Literal["nobody", "abstain"]] = "nobody"
+    """What a null field of this action means: no target, or (a vote) abstaining."""
 
     def _check_shape(self) -> None:
         """Refuse a field of the wrong type (each kind with fields of its own checks them
@@ -107,6 +109,7 @@ class _Targeted(BaseAction, frozen=True):
 class _YesNo(BaseAction, frozen=True):
     """A yes (true) / no (false) / abstain (null) vote on jailing a named player."""
 
+    null_means = "abstain"
     jail: bool | None
 
     def _check_shape(self) -> None:
@@ -180,6 +183,7 @@ class Elect(BaseAction, frozen=True, tag="elect"):
     """R-33: a secret vote for a candidate, or abstain."""
 
     kind = "elect"
+    null_means = "abstain"
     candidate: str | None
 
     def _check_shape(self) -> None:
@@ -299,6 +303,7 @@ class JailVote(_Targeted, frozen=True, tag="jail_vote"):
     """R-36: a secret vote to jail one player, or abstain."""
 
     kind = "jail_vote"
+    null_means = "abstain"
 
 
 Action: TypeAlias = (

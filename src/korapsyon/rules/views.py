@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from .actions import HOST
+from .actions import ACTION_TYPES, HOST
 from .cards import CARDS
 from .choices import Choice
 from .events import (
@@ -465,6 +465,7 @@ def _choice(choice: Choice) -> dict[str, Any]:
         "action": choice.action,
         "options": {field: list(values) for field, values in choice.options.items()},
         "pick": choice.pick,
+        "null": ACTION_TYPES[choice.action].null_means,  # what a null option means
     }
 
 

@@ -158,7 +158,8 @@ class Server:
     async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
         ws = WebSocket(scope, receive, send)
         if not _origin_ok(ws, self.origins):
-            await _refuse(ws, "bad_origin", "pages of another site may not join a game here")
+            why = "pages of another site may not join a game here"
+            await _refuse(ws, "bad_origin", why, fatal=True)
             return
         address = address_of(scope)
         if not self.addresses.open_socket(address):
@@ -220,14 +221,20 @@ def _api_headers(send: Send) -> Send:
 
 
 async def _refuse(
-    ws: WebSocket, error: str, message: str, accepted: bool = False, code: int = 1008
+    ws: WebSocket,
+    error: str,
+    message: str,
+    accepted: bool = False,
+    code: int = 1008,
+    *,
+    fatal: bool = False,
 ) -> None:
-    """Say why in an error message (``error``, its code) and in the close frame (policy
-    violation, or ``code``), then close."""
+    """Say why in an error message (``error``, its code; ``fatal``: trying again the same
+    way cannot help) and in the close frame (policy violation, or ``code``), then close."""
     if not accepted:
         await ws.accept()
     with contextlib.suppress(Exception):
-        await ws.send_text(p.encode(p.Error(None, error, message)).decode())
+        await ws.send_text(p.encode(p.Error(None, error, message, fatal)).decode())
         await ws.close(code=code, reason=_reason(message))
 
 
@@ -356,7 +363,7 @@ async def _hello(
             )
     except (msgspec.DecodeError, Refusal) as exc:
         code = exc.code if isinstance(exc, Refusal) else "malformed"
-        await _refuse(ws, code, str(exc), accepted=True)
+        await _refuse(ws, code, str(exc), accepted=True, fatal=True)  # (the same hello again)
         return None
     return room, who
 

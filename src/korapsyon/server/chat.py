@@ -21,8 +21,9 @@ from ..rules.views import MODERATOR_VIEWER
 from ..store.base import ChatRow, StoreError
 from .connection import Connection
 from .errors import Refusal
+from .frames import COVER, PAD_OVERHEAD, padded
 from .port import RoomPort
-from .protocol import COVER, PAD_OVERHEAD, ChatPosted, encode, padded
+from .protocol import ChatPosted, encode
 
 CHAT_HISTORY = 200  # messages a client gets when it (re)connects
 CHAT_BLOCK = 256  # chat frames are padded to a multiple of this

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import time
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -52,7 +53,8 @@ class Limits:
     on sending after it is refused (``flood`` times its message limit in one window) is
     closed; one whose sends have waited ``send_seconds`` (it stopped reading) is dropped.
     Per room: spectators watching at once (they need no token).
-    Per request: the body's size. Per client address: lobby API requests in a
+    Per request: the body's size. Per client address: HTTP connections open at once (a
+    browser opens about six; a WebSocket is counted apart once upgraded), lobby API requests in a
     window, rooms created in a window, WebSockets open at once and opened in a window (a
     refusal of the last is held open for REFUSAL_HOLD seconds, so that a client opening
     and closing sockets in a loop gets one try per socket per hold); a count of 0 turns that
@@ -67,6 +69,7 @@ class Limits:
     chats_seconds: float = 10.0
     flood: int = 5
     body_bytes: int = 16 * 1024
+    http: int = 100
     requests: int = 300
     requests_seconds: float = 60.0
     rooms: int = 30
@@ -167,7 +170,9 @@ class Connection:
         self.outbox = outbox
         self.tracker: ViewTracker | None = None
         self.personal: bytes | None = None  # the JSON of its own part of the view
-        self.shared = b""  # the JSON of the shared part it was last sent
+        self.sent_personal = b""  # ... as it was last sent
+        self.core: Mapping[str, Any] | None = None  # the shared part it was last sent
+        self.cast: int | None = None  # ... and the vote count in it
         self.last_timer: dict[str, Any] | None = None
         self.closed = False  # no more messages will be sent
         self.broken = False  # sending failed: the client is gone

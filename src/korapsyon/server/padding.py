@@ -18,7 +18,8 @@ from typing import Any
 
 from ..rules.game import Game
 from ..rules.steps import Step
-from .protocol import COVER, PAD_OVERHEAD, encode, padded, view_frame
+from .frames import COVER, PAD_OVERHEAD, padded, view_frame
+from .protocol import encode
 
 PAD_BLOCK = 256  # a push whose frames outgrow frame_size pads them to a multiple of this
 CLOCK_BYTES = 64  # the timer and ``now`` take at most this much beyond "null" and "0"

@@ -3,7 +3,8 @@
 One WebSocket per client (``/ws``). Every message is a JSON object with a ``type``. The
 client opens with ``hello``; the server answers ``welcome``, then sends the lobby, the full
 view and the chat so far, and from then on an ``update`` whenever that client's view
-changes (the new state and only the new timeline entries). Each ``act``, ``chat`` and
+changes: only what changed (the members of the state that did, the new timeline entries,
+the timer). Each ``act``, ``chat`` and
 ``timer`` message gets exactly one answer: ``ack`` or ``error`` with the same ``id`` (an
 action's ack usually inside the ``update`` that shows the action to its sender).
 
@@ -12,14 +13,13 @@ docs/PROTOCOL.md is generated from these types (``korapsyon.server.protocol.docu
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Annotated, Any, Literal, TypeAlias
 
 import msgspec
 
 from ..rules.actions import Action
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 MAX_MESSAGE_BYTES = 16 * 1024
 MAX_CHAT_CHARS = 500
 
@@ -128,9 +128,11 @@ class Ack(_Message, frozen=True, tag="ack"):
 
 
 class Update(_Message, frozen=True, tag="update"):
-    """Your view changed: the new state, the timeline entries added since your last view or
-    update, and the timer. ``acks`` are the acks of your actions this update is the first
-    to show (settle them once the update is applied)."""
+    """Your view changed. ``state`` holds the members of your view's state that changed
+    since your last ``view`` or ``update`` (each replaces the one you hold, whole; a member
+    gone reads null; the others are as they were), ``timeline`` the entries added since,
+    ``timer`` the current step's timer. ``acks`` are the acks of your actions this update
+    is the first to show (settle them once the update is applied)."""
 
     state: dict[str, Any]
     timeline: list[dict[str, Any]]
@@ -160,11 +162,16 @@ class Error(_Message, frozen=True, tag="error"):
     code such as ``consecutive_protect``...); ``message`` says why, naming the rule id where
     a rule refused it. ``replaced`` (no ``id``): this seat connected again from another
     screen, which now has it; this connection is closed (code 4001) and should not
-    reconnect by itself (the web client offers to take the seat back)."""
+    reconnect by itself (the web client offers to take the seat back). ``fatal``: the
+    ``hello`` (or the connection itself) was refused for good and the connection is
+    closed; connecting again the same way cannot help (a wrong token, no such room, another
+    protocol, no room for more spectators...), where a refusal without it (too many
+    connections from one address, a server failure) may be tried again later."""
 
     id: int | None
     code: str
     message: str
+    fatal: bool = False
 
 
 class ChatPosted(_Message, frozen=True, tag="chat_posted"):
@@ -206,79 +213,7 @@ def decode_client(data: str | bytes) -> ClientMessage:
         raise msgspec.DecodeError("malformed JSON: nested too deeply") from None
 
 
-def view_frame(  # noqa: PLR0917
-    kind: bytes,
-    shared: bytes,
-    personal: bytes,
-    timeline: list[dict[str, Any]],
-    timer: dict[str, Any] | None,
-    now: float,
-    seq: int | None = None,
-    acks: list[Ack] | None = None,
-) -> bytes:
-    """A ``view`` or ``update`` message, assembled from the JSON of the view's shared part
-    (encoded once for the whole room) and of the client's own part (two JSON objects with
-    no key in common). It decodes exactly as :class:`View` / :class:`Update` would encode."""
-    parts = [
-        b'{"type":"', kind, b'","state":', shared[:-1], b",", personal[1:],
-        b',"timeline":', encode(timeline), b',"timer":', encode(timer),
-        b',"now":', encode(now),
-    ]  # fmt: skip
-    if acks:
-        parts += [b',"acks":', encode(acks)]
-    if seq is not None:
-        parts += [b',"seq":', encode(seq)]
-    parts.append(b"}")
-    return b"".join(parts)
-
-
 encode = msgspec.json.Encoder().encode
-
-_PAD_FIELD = b',"pad":"'
-PAD_OVERHEAD = len(_PAD_FIELD) + 1  # the field's name and quotes: its least cost
-COVER = b'{"type":"cover"}'
-
-
-class SharedJson:
-    """The JSON of a view's shared part for each vote count, without encoding the whole
-    part for every vote: the part without its ballot and the ballot without its count
-    (:meth:`~korapsyon.rules.views.ViewTracker.shared_core`, which changes only with a
-    public event) are encoded once, and the count (:func:`~korapsyon.rules.views.votes_cast`)
-    is added to the ballot's JSON object as its last member, the ballot to the part's as its
-    last. Nothing here depends on the order of the view's keys: the ballot always goes
-    last on the wire (the protocol's order; tests/server/test_view_json.py checks the
-    bytes are those of encoding the shared part with its ballot last)."""
-
-    __slots__ = ("ballot", "bare", "core", "rest")
-
-    def __init__(self, core: Mapping[str, Any]) -> None:
-        self.core = core  # the shared part without the count, as encoded here
-        self.rest = encode({key: value for key, value in core.items() if key != "ballot"})
-        self.ballot = encode(core["ballot"]) if "ballot" in core else None
-        self.bare = self.with_count(None)
-
-    def without_count(self) -> bytes:
-        """The shared part's JSON without the count (comparable across pushes)."""
-        return self.bare
-
-    def with_count(self, cast: int | None) -> bytes:
-        """The shared part's JSON with ``cast`` votes counted in its ballot (None: none)."""
-        ballot = self.ballot
-        if ballot is None:
-            return self.rest
-        if cast is not None and ballot != b"null":
-            ballot = b'%s,"cast":%d}' % (ballot[:-1], cast)
-        joint = b"," if len(self.rest) > 2 else b""  # (an empty part: "{}")
-        return b'%s%s"ballot":%s}' % (self.rest[:-1], joint, ballot)
-
-
-def padded(frame: bytes, size: int) -> bytes:
-    """``frame`` (one JSON object, ending with ``}``) with a ``pad`` field of spaces that
-    makes it exactly ``size`` bytes long (``size`` >= its length + PAD_OVERHEAD)."""
-    spaces = size - len(frame) - PAD_OVERHEAD
-    if spaces < 0:
-        raise ValueError(f"a frame of {len(frame)} bytes cannot be padded to {size}")
-    return b"".join((frame[:-1], _PAD_FIELD, b" " * spaces, b'"}'))
 
 
 def schemas() -> dict[str, Any]:
@@ -348,8 +283,6 @@ def document() -> str:
         "page moves there with the tokens it holds. Asked again, `rematch` gives the same",
         "room: there is one successor, ever. A `room`'s seats also say, during a game,",
         "whether a person is `away` and which bot plays for them meanwhile (`stand_in`).",
-        "These fields are new in this version of protocol 3; clients that ignore unknown",
-        "fields are unaffected.",
         "",
         "A server run with several workers (`korapsyon serve --workers N`) serves each room",
         "from the worker that owns it, on that worker's own address: the `join_url` of a new",
@@ -384,7 +317,9 @@ def document() -> str:
         "`view` and `update` carry the client's view: a player's view (`you` holds the seat's",
         "role, private results and legal `choices`), the public view (spectators) or the",
         "moderator's view (`secrets` holds every role, tracker and night choice). An `update`",
-        "carries the whole new `state` and only the timeline entries added since. Nothing in",
+        "carries only the members of the `state` that changed (`players`, `history`, `you`...:",
+        "each whole) and the timeline entries added since (protocol 4; protocol 3 sent the",
+        "whole state in each update, every Year's `history` again). Nothing in",
         "a view is an English sentence: a timeline entry is its `kind` and the facts it names",
         "(`params`), the moderator's line is a `cue` (`key`, `params`), roles and cards are",
         "ids; a client words them in its own language (the web client from its catalogs). The",

@@ -26,12 +26,11 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from .connection import Limits
 from .workers import READY
 
 REQUEST_SECONDS = 10.0
 """A connection must have sent its whole request (headers and body) within this."""
-HTTP_PER_ADDRESS = 100
-"""HTTP connections one address may hold open at once (a browser opens about six)."""
 PING_SECONDS = 60.0
 PONG_SECONDS = 30.0  # a connection silent for a minute and a half is closed
 WS_MAX_SIZE = 64 * 1024  # a larger WebSocket message closes the connection (1009)
@@ -64,11 +63,12 @@ def config(
     tls: Tls | None = None,
     proxies: Sequence[str] = (),
     request_seconds: float = REQUEST_SECONDS,
-    per_address: int = HTTP_PER_ADDRESS,
+    per_address: int = Limits.http,
 ) -> uvicorn.Config:
     """uvicorn's configuration for the app. ``proxies``: the addresses of the reverse
     proxies whose X-Forwarded-For (and X-Forwarded-Proto) is believed; without one, no
-    client can name its own address (the per-address limits count the socket's)."""
+    client can name its own address (the per-address limits count the socket's).
+    ``per_address``: HTTP connections one address may hold open at once (0: no limit)."""
     return uvicorn.Config(
         app,
         host=host,

@@ -8,8 +8,9 @@ Invariants:
    state that a crash could take back. If a write fails, the game is rebuilt from its
    committed actions, the action is refused with a clear error, and nothing else changes.
 3. Each connection is sent an ``update`` only when its own view changed (its state, its
-   timeline or the timer), built from its own :class:`~korapsyon.rules.views.ViewTracker`
-   and the public part computed once for everyone.
+   timeline or the timer), and then only what changed (protocol 4, :mod:`.frames`): built
+   from its own :class:`~korapsyon.rules.views.ViewTracker` and the shared part's changes,
+   computed once for everyone.
 4. Bot seats and timers act through :meth:`GameSession.act`, exactly like clients.
 5. Nothing about a phone's traffic tells its role (R-70): until the game ends, every frame
    of a push to the players' connections has one length, which depends only on public facts
@@ -34,15 +35,16 @@ from ..rules.actions import HOST, Action
 from ..rules.events import StepStarted
 from ..rules.game import Game
 from ..rules.steps import Step
-from ..rules.views import ViewTracker, votes_cast
+from ..rules.views import View, ViewTracker, votes_cast
 from ..store.base import StoreError, WriteLog
 from .botseats import Bot, BotSeats
 from .chat import SERVER, Chat, talk
 from .connection import Connection
 from .errors import Refusal
+from .frames import ANY_COUNT, EMPTY, SharedParts, changed_members, padded, view_frame
 from .padding import Padding
 from .port import RoomPort
-from .protocol import Ack, SharedJson, encode, padded, view_frame
+from .protocol import Ack, encode
 from .timer import StepTimer
 
 PROGRESS_SECONDS = 2.0  # how often a vote count alone is pushed to a room
@@ -62,9 +64,10 @@ class GameSession:
         self.loop = asyncio.get_event_loop()
         self.public = ViewTracker(game, None, words=False)
         self.push_scheduled = False
-        self.shared = b""  # the shared part of the views last pushed (JSON)
-        self.shared_core = b""  # the same without the vote count
-        self.encoded: SharedJson | None = None  # public.shared_core(), encoded
+        # the shared part of the views as of the last push (connections hold it as their
+        # base for the next push's changes): the part without the vote count, and the count
+        self.core: View = self.public.shared_core()
+        self.cast = votes_cast(game)
         self.flush_scheduled = False
         self.flush_handle: asyncio.TimerHandle | None = None  # the vote count's refresh
         self.behind: list[Connection] = []  # sent all but the latest vote count
@@ -188,9 +191,11 @@ class GameSession:
     def send_view(self, conn: Connection) -> None:
         """A connection's whole view (on joining, reconnecting, after a rebuild)."""
         conn.tracker = tracker = ViewTracker(self.game, conn.viewer, self.public, words=False)
-        shared = conn.shared = self._shared_json()[0]
+        core, cast = self._shared()
+        shared = SharedParts(core, cast).whole()
+        conn.core, conn.cast = core, cast
         tracker.update()
-        conn.personal = encode(tracker.personal())
+        conn.personal = conn.sent_personal = encode(tracker.personal())
         timer = conn.last_timer = self.timer_info()
         timeline = tracker.take_timeline()
         now = time.time()
@@ -201,16 +206,16 @@ class GameSession:
             frame = padded(frame, padding.fit(size, [frame]))
         conn.send_raw(frame)
 
-    def _shared_json(self) -> tuple[bytes, bytes]:
-        """The JSON of the views' shared part (encoded once for the whole room), and the
-        same without the vote count (to compare with the last push's). The part without
-        the count changes only with public events and is encoded again only then; the
-        count, which changes with every vote, is added to it (:class:`SharedJson`)."""
-        view_core = self.public.shared_core()
-        encoded = self.encoded
-        if encoded is None or view_core is not encoded.core:
-            encoded = self.encoded = SharedJson(view_core)
-        return encoded.with_count(votes_cast(self.game)), encoded.without_count()
+    def _shared(self) -> tuple[View, int | None]:
+        """The views' shared part now: the part without the vote count (which changes only
+        with public events; the same object as the last push's if nothing in it changed,
+        so that a connection's base is known by identity), and the count (which changes
+        with every vote)."""
+        core = self.public.shared_core()
+        last = self.core
+        if core is not last and not changed_members(last, core):
+            core = last
+        return core, votes_cast(self.game)
 
     def _new_events(self) -> tuple[bool, set[int]]:
         """The events since the last look: whether a step began (the steps are counted),
@@ -388,14 +393,14 @@ class _Push:
         self.began, self.audiences = session._new_events()
         if self.began:
             session._start_timer()
-        shared, core = session._shared_json()
-        if shared != session.shared:  # (comparing the JSON costs less than the dicts)
-            count_only = core == session.shared_core
-            session.shared, session.shared_core = shared, core
-        else:
-            count_only = True
-        self.shared = shared
-        self.count_only = count_only and not flush
+        core, cast = session._shared()
+        last = session.core
+        self.parts = SharedParts(core, cast)
+        self.core, self.cast = core, cast
+        # R-70: the most of the shared part a player's frame of this push may carry
+        self.most = self.parts.since(last, ANY_COUNT)
+        session.core, session.cast = core, cast
+        self.count_only = core is last and not flush  # (and perhaps the count)
         self.timer = session.timer_info()
         # trace (benchmarks): which action a push shows; a count-only flush shows none
         self.seq = session.committed - 1 if session.room.trace and not flush else None
@@ -436,8 +441,8 @@ class _Push:
         seen = tracker.update_from(self.start, self.audiences)
         if seen or conn.personal is None:
             conn.personal = encode(tracker.personal())
-        shared = self.shared
-        stale = conn.shared != shared
+        core, cast = self.core, self.cast
+        stale = conn.core is not core or conn.cast != cast
         if stale and tracker.seat in self.deciding:
             stale = False  # a count alone: it comes with this player's own vote
         if not (
@@ -451,12 +456,16 @@ class _Push:
             if self.hidden and player:
                 self.out.append((conn, None, True))  # a cover, if another player's changed
             return  # nothing this client can see has changed (or only the count)
-        conn.shared, conn.last_timer = shared, self.timer
+        shared = self.parts.since(conn.core, conn.cast)
+        personal = conn.personal
+        if personal == conn.sent_personal:
+            personal = EMPTY  # (unchanged: not sent again)
+        else:
+            conn.sent_personal = personal
+        conn.core, conn.cast, conn.last_timer = core, cast, self.timer
         timeline = tracker.take_timeline()
         mine = self.acks.pop(conn, None) if self.acks else None
-        frame = view_frame(
-            b"update", shared, conn.personal, timeline, self.timer, now, self.seq, mine
-        )
+        frame = view_frame(b"update", shared, personal, timeline, self.timer, now, self.seq, mine)
         self.out.append((conn, frame, player))
         self.changed_player = self.changed_player or player
 
@@ -468,7 +477,7 @@ class _Push:
         if self.changed_player:
             padding = session.padding
             size = padding.frame_size(
-                session.game, b"update", self.shared, self.public_new, self.seq, began=self.began
+                session.game, b"update", self.most, self.public_new, self.seq, began=self.began
             )
             size = padding.fit(size, [f for _, f, p in out if p and f is not None])
         if self.actors:

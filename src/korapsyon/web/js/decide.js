@@ -25,9 +25,6 @@ import { h } from './dom.js';
 import { t, tn } from './i18n.js';
 import { cardName, nameList } from './words.js';
 
-/** Fields whose `null` reads "abstain" (a vote) rather than "nobody" (a target). */
-const ABSTAIN = new Set(['elect', 'witness_vote', 'forced_jail_vote', 'jail_vote']);
-
 /** The night's four plans, by meaning: the Corrupt's Nakaw and Suhol (R-23), and the
  * note everyone else keeps of how sure their pick is. The first of each is the quiet one. */
 const CORRUPT_PLANS = [
@@ -323,7 +320,7 @@ export class Decisions {
         },
         values.map((value) =>
           optionButton(
-            optionLabel(view, choice.action, field, value),
+            optionLabel(view, choice, field, value),
             value,
             multi ? chosen.includes(value) : chosen === value,
             () => this.choose(key, field, value, multi, choice.pick),
@@ -565,8 +562,9 @@ function cardFace(card, size = null) {
 }
 
 /** How an option reads: a name, a card, yes/no, nobody or abstain. */
-function optionLabel(view, action, field, value) {
-  if (value === null) return ABSTAIN.has(action) ? `∅ ${t('option.abstain')}` : `∅ ${t('option.nobody')}`;
+function optionLabel(view, choice, field, value) {
+  // the server says what null means: abstaining (a vote) or nobody (a target)
+  if (value === null) return `∅ ${t(choice.null === 'abstain' ? 'option.abstain' : 'option.nobody')}`;
   if (typeof value === 'boolean') return t(`option.${field}.${value}`);
   if (field === 'card') {
     const card = (view.project?.offered || []).find((c) => c.id === value);

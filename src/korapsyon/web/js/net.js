@@ -110,10 +110,9 @@ export async function api(method, path, body, hostToken) {
   return data;
 }
 
-/** Errors after which reconnecting cannot help: the hello itself is refused. */
-const FATAL = new Set([
-  'bad_token', 'no_room', 'bad_hello', 'protocol', 'no_spectators', 'too_many_spectators', 'elsewhere', 'room_damaged',
-]);
+/** The protocol this page speaks (docs/PROTOCOL.md): a server that speaks another refuses
+ * the hello with `protocol` (the page is older than the server: reload it). */
+const PROTOCOL = 4;
 
 /** The close code of a seat's connection that a newer one (another tab or phone) replaced. */
 const REPLACED_CLOSE = 4001;
@@ -211,7 +210,7 @@ export class Link {
     this.setState('connecting');
     this.expect(this.beat.ping_ms + this.beat.pong_ms); // a welcome, or a new socket
     ws.addEventListener('open', () => {
-      if (ws === this.ws) ws.send(JSON.stringify({ type: 'hello', ...this.hello }));
+      if (ws === this.ws) ws.send(JSON.stringify({ type: 'hello', protocol: PROTOCOL, ...this.hello }));
     });
     ws.addEventListener('message', (event) => {
       if (ws === this.ws) this.receive(JSON.parse(event.data)); // (never a dropped socket's)
@@ -245,7 +244,7 @@ export class Link {
       this.settle(message);
     } else if (message.type === 'error' && message.code === 'replaced') {
       this.replaced();
-    } else if (message.type === 'error' && FATAL.has(message.code)) {
+    } else if (message.type === 'error' && message.fatal) { // reconnecting cannot help
       this.stopped = true;
       this.onFatal(message);
     }

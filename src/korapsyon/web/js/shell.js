@@ -215,8 +215,8 @@ export class RoomState {
         this.timer = message.timer;
         this.synced = true;
         break;
-      case 'update':
-        this.view = message.state;
+      case 'update': // only the members that changed (protocol 4)
+        this.view = { ...this.view, ...message.state };
         this.timeline.push(...message.timeline);
         this.fresh = message.timeline;
         this.timer = message.timer;
