@@ -132,9 +132,11 @@ function fitToScreen(el) {
     el.dataset.fit = 'done';
   };
   fit(); // (at once: the screen is never shown cut)
-  // and whenever what it holds changes size: a window resized, a font (the emoji) loaded
-  // late, the nights table's next page (the next frame: never inside the observation)
+  // and whenever it or what it holds changes size: a window resized, the room around it
+  // settling (a bar above it shown late), a font (the emoji) loaded late, the nights
+  // table's next page (the next frame: never inside the observation)
   const observer = new ResizeObserver(() => requestAnimationFrame(() => el.isConnected ? fit() : observer.disconnect()));
+  observer.observe(el);
   for (const part of el.children) observer.observe(part);
   addEventListener('resize', () => el.isConnected && requestAnimationFrame(fit));
 }
