@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from korapsyon.server.connection import Limits
-from korapsyon.server.room import Hub
+from korapsyon.server.hub import Hub
 from korapsyon.server.settings import RoomSettings
 from korapsyon.store.sql import SqlStore
 from tests.security.attack import Socket, serving

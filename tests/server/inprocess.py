@@ -22,7 +22,7 @@ from websockets.frames import Close
 from korapsyon.rules import Game
 from korapsyon.server.app import build_app
 from korapsyon.server.connection import Limits
-from korapsyon.server.room import Hub
+from korapsyon.server.hub import Hub
 from korapsyon.store import MemoryStore, SqlStore, Store
 
 with warnings.catch_warnings():  # Starlette 1.10 asks for the httpx2 fork by name; the

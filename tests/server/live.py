@@ -24,7 +24,7 @@ from korapsyon.server import runtime
 from korapsyon.server.app import build_app
 from korapsyon.server.connection import Limits
 from korapsyon.server.frames import merged
-from korapsyon.server.room import Hub
+from korapsyon.server.hub import Hub
 from korapsyon.server.shards import Shards
 from korapsyon.store.sql import SqlStore
 from tests.server.inprocess import Local, Socket, game_in

@@ -229,9 +229,9 @@ class ViewTracker:
         return {**core, "ballot": {**core["ballot"], "cast": cast}}
 
     def shared_core(self) -> View:
-        """:meth:`shared` without the vote count (``ballot.cast``; the ballot is its last
-        field), which the tracker keeps until it reads an event its viewer may see:
-        everything else in the shared part changes only with a public event
+        """:meth:`shared` without the vote count (``ballot.cast``), which the tracker
+        keeps until it reads an event its viewer may see: everything else in the shared
+        part changes only with a public event
         (tests/test_views_incremental.py checks it after every action), while the count
         changes with each vote. The dict is the tracker's: read it, do not change it."""
         self.update()
@@ -358,7 +358,7 @@ def _shared_core(game: Game, scan: ViewTracker) -> View:
     if scan.words:
         core["step_title"] = None if step is None else STEPS[step].title
         core["script"] = script_line(game)
-    core["ballot"] = _ballot(game)  # the last field (see votes_cast)
+    core["ballot"] = _ballot(game)  # (without its count: see votes_cast)
     return core
 
 

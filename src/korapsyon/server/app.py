@@ -31,8 +31,9 @@ from . import protocol as p
 from .addresses import AddressLimits, address_of
 from .connection import Connection, Limits
 from .errors import Refusal, wire
+from .hub import Hub
 from .lobby import LobbyApi, error_response, too_large
-from .room import Hub, Room
+from .room import Room
 from .shards import Shards
 from .web import web_routes
 

@@ -20,8 +20,9 @@ from .addresses import AddressLimits, address_of
 from .api import OPERATIONS, AddBot, CreateRoom, Health, Join, RoomCreated, SeatTicket, openapi
 from .connection import Limits
 from .errors import Elsewhere, Refusal, wire
+from .hub import Hub
 from .names import check_name
-from .room import Hub, Room, check_settings
+from .room import Room, check_settings
 from .settings import RoomSettings
 
 

@@ -1,19 +1,14 @@
-"""Rooms: the lobby (seats, bots, settings, tokens) and, once started, the game session;
-and the :class:`Hub` that holds every room, creates them and rebuilds them at start-up.
-
-Tokens are random secrets handed out once; only their SHA-256 is kept, in memory and in the
-store. A seat's token acts for that seat only; the host token manages the room; the
-moderator token (a room with a human moderator, R-71) sees everything.
+"""A room: the lobby (seats, bots, settings, tokens, who is connected) and, once started,
+its game session (:mod:`.session`). The rooms of a server are held by its :mod:`.hub`;
+their tokens are :mod:`.tokens`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Sequence
 from concurrent.futures import Future
 from typing import Any
 
@@ -23,19 +18,18 @@ from ..record import FORMAT, Decks, Record, new_game, replay
 from ..rules.cards import LARGE_DECK, SMALL_DECK
 from ..rules.errors import KorapsyonError
 from ..rules.ruleset import MAX_CUSTOM, MAX_PLAYERS, MIN_PLAYERS, check_custom_roles, default_roles
-from ..store.base import RoomRow, SeatRow, Store, StoreError
+from ..store.base import RoomRow, SeatRow, Store
 from .api import NextRoom, RoomInfo, SeatInfo
 from .connection import Connection, Outbox
-from .errors import Elsewhere, Refusal
+from .errors import Refusal
 from .names import check_name
 from .port import Seat
 from .protocol import Lobby, encode
 from .session import GameSession
 from .settings import RoomSettings
 from .shards import Shards
+from .tokens import digest, digests, matches, token
 
-CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: codes are read aloud and typed
-CODE_LENGTH = 5
 PRESENCE_SECONDS = 1.0  # connections coming and going re-send the lobby at most this often
 SEAT_BOTS = ("heuristic", "random")  # the bots a seat may hold (bots.kinds.BOT_KINDS: a run's)
 log = logging.getLogger("korapsyon.server")
@@ -45,22 +39,10 @@ BOT_NAMES = ("Bot Amihan", "Bot Bayani", "Bot Dalisay", "Bot Diwa", "Bot Habagat
              "Bot Bituin", "Bot Hiraya")  # fmt: skip
 
 
-def token() -> str:
-    return secrets.token_urlsafe(24)
-
-
-def digest(secret: str) -> str:
-    return hashlib.sha256(secret.encode()).hexdigest()
-
-
 def stored_record(row: RoomRow) -> Record:
     """A game's record as the store holds it: its setup and every committed action."""
     assert row.setup is not None
     return msgspec.convert({**row.setup, "actions": row.actions}, Record)
-
-
-def _is_code(code: str) -> bool:
-    return len(code) == CODE_LENGTH and all(letter in CODE_LETTERS for letter in code)
 
 
 def check_settings(settings: RoomSettings) -> None:
@@ -77,17 +59,19 @@ class Room:
 
     def __init__(
         self,
-        hub: Hub,
+        store: Store,
         code: str,
         *,
+        shards: Shards,
+        trace: bool,
         settings: RoomSettings,
         host_token: str,
         moderator_token: str | None,
         created_at: float,
     ) -> None:
-        self.hub = hub
-        self.store: Store = hub.store
-        self.trace = hub.trace
+        self.store = store
+        self.shards = shards  # the server's workers: which one serves this room
+        self.trace = trace  # benchmarks: acks and updates say which actions they include
         self.code = code
         self.settings = settings
         self.host_token = host_token
@@ -272,7 +256,7 @@ class Room:
 
     # ------------------------------------------------------------ who is who
     def is_host(self, secret: str) -> bool:
-        return _matches(secret, self.host_token)
+        return matches(secret, self.host_token)
 
     def check_host(self, secret: str) -> None:
         """Raise Refusal unless ``secret`` is this room's host token (the lobby API's
@@ -290,10 +274,10 @@ class Room:
         if host_token is not None and not host:
             raise Refusal("bad_token", "that is not this room's host token", 403)
         if token_ is not None:
-            if _matches(token_, self.moderator_token):
+            if matches(token_, self.moderator_token):
                 return "moderator", None, host
             for seat in self.seats:
-                if _matches(token_, seat.token):
+                if matches(token_, seat.token):
                     return "player", seat.name, host
             raise Refusal("bad_token", "that token does not open a seat of this room", 403)
         if host:
@@ -306,7 +290,7 @@ class Room:
 
     def tokens(self) -> list[str | None]:
         """The digests of every token of the room: the host's, the moderator's, the seats'."""
-        return _table(self.host_token, self.moderator_token, self.seats)
+        return digests(self.host_token, self.moderator_token, self.seats)
 
     def info(self, joining: Connection | None = None) -> RoomInfo:
         """What anyone in the room (or the lobby page) may see (with ``joining`` counted
@@ -324,7 +308,7 @@ class Room:
                 and (not here or playing.botseats.missed(s.name) >= 2)
             )
             seats.append(SeatInfo(i, s.name, s.bot, here, s.stand_in, away))
-        shards = self.hub.shards
+        shards = self.shards
         follow = self.next_room
         return RoomInfo(
             code=self.code,
@@ -359,7 +343,7 @@ class Room:
     def _send_lobby_in(self, delay: float) -> None:
         try:
             loop = asyncio.get_running_loop()
-        except RuntimeError:  # no event loop (a tool using the hub): nobody is connected
+        except RuntimeError:  # no event loop (a tool using the rooms): nobody is connected
             return
         when = loop.time() + delay
         if self.lobby_pending is not None:
@@ -376,264 +360,3 @@ class Room:
             frame = self.lobby_frame()
             for conn in self.connections:
                 conn.send_raw(frame)
-
-
-class Hub:
-    """Every room of the server."""
-
-    def __init__(
-        self,
-        store: Store,
-        base_url: str = "",
-        *,
-        trace: bool = False,
-        shards: Shards | None = None,
-    ) -> None:
-        self.store = store
-        self.shards = shards or Shards.single(base_url)  # the workers, if more than one
-        self.trace = trace  # benchmarks: acks and updates say which actions they include
-        self.rooms: dict[str, Room] = {}
-        self.damaged: dict[str, str] = {}  # rooms that could not be rebuilt: code -> why
-
-    def create_room(self, settings: RoomSettings) -> tuple[Room, str, str | None]:
-        """A new room: (room, host token, moderator token if a human moderates). Its random
-        code picks the worker that owns it; a room another worker owns is only written to
-        the store (that worker reads it from there when it is first asked for), so this
-        worker must not use it beyond the request that creates it."""
-        code = self._new_code()
-        host = token()
-        moderator = token() if settings.moderator == "human" else None
-        room = Room(
-            self,
-            code,
-            settings=settings,
-            host_token=digest(host),
-            moderator_token=moderator and digest(moderator),
-            created_at=time.time(),
-        )
-        if self.shards.owns(code):
-            self.rooms[code] = room
-        room.last_write = self.store.create_room(
-            RoomRow(
-                code,
-                room.created_at,
-                "lobby",
-                msgspec.to_builtins(settings),
-                room.host_token,
-                room.moderator_token,
-            )
-        )
-        return room, host, moderator
-
-    async def rematch(self, room: Room) -> str:
-        """The host's "play again" once the game of ``room`` is over: a new room with the
-        same settings and seats (names, bots, and the digests of every token: each page of
-        the table opens the same place there), started at once with a fresh deal (R-02/
-        R-03); ``room`` remembers it as its successor (:attr:`Room.next_room`, stored in the
-        same transaction) and tells its pages, which move there. Asked again (a second
-        tap, two hosts' screens), it is the same room: one successor, ever. Its code picks
-        its worker like any new room's; another worker's is only written to the store,
-        which that worker reads on first use. Returns the new room's code."""
-        if room.next_room is not None:
-            return room.next_room
-        if room.session is None or not room.session.game.is_over:
-            raise Refusal("not_over", "play again once the game is over", 409)
-        if room.rematching is None:
-            room.rematching = asyncio.ensure_future(self._rematch(room))
-        rematching = room.rematching
-        try:
-            return await asyncio.shield(rematching)  # (a request that goes away ends nothing)
-        finally:
-            if rematching.done() and (rematching.cancelled() or rematching.exception()):
-                room.rematching = None  # it failed: the next tap tries again
-
-    async def _rematch(self, room: Room) -> str:
-        for attempt in range(3):
-            code = self._new_code()
-            new = Room(
-                self,
-                code,
-                settings=room.settings,
-                host_token=room.host_token,
-                moderator_token=room.moderator_token,
-                created_at=time.time(),
-            )
-            new.seats = [Seat(s.name, s.bot, s.token) for s in room.seats]
-            setup = new._deal()
-            try:
-                new_game(setup)  # R-02/R-03, as the first game's start checked them
-            except KorapsyonError as exc:
-                raise Refusal("bad_setup", str(exc)) from None
-            row = RoomRow(
-                code,
-                new.created_at,
-                "playing",
-                msgspec.to_builtins(room.settings),
-                room.host_token,
-                room.moderator_token,
-                seats=[SeatRow(i, s.name, s.bot, s.token) for i, s in enumerate(new.seats)],
-                setup=msgspec.to_builtins(setup),
-            )
-            room.last_write = self.store.rematch(room.code, row, time.time())
-            try:
-                await asyncio.wrap_future(room.last_write)
-                break
-            except StoreError:  # the store is failing, or holds an evicted room's code
-                if attempt == 2:
-                    raise
-        room.next_room = code
-        room.broadcast_lobby()
-        log.info("room %s plays again in room %s", room.code, code)
-        if self.shards.owns(code):
-            await self.room(code)  # read from the store, as after a restart: its game runs
-        return code
-
-    def _new_code(self) -> str:
-        while True:
-            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
-            if code not in self.rooms and code not in self.damaged:
-                return code
-
-    async def room(self, code: str) -> Room:
-        """The room ``code``: in memory, or rebuilt from the store if it was evicted (read
-        off the event loop: a slow or unreachable database holds up only this request)."""
-        code = code.upper()
-        self._refuse_damaged(code)
-        room = self.rooms.get(code)
-        if room is None and _is_code(code) and not self.shards.owns(code):
-            raise Elsewhere(code, self.shards.url_of(code))
-        if room is None and _is_code(code):
-            row = await asyncio.to_thread(self.store.load_room, code)
-            room = self.rooms.get(code)  # another request may have rebuilt it meanwhile
-            if room is None and row is not None:
-                room = self._rebuild(row)
-                if room is None:
-                    return await self.room(code)  # set aside: say so
-        if room is None:
-            raise Refusal("no_room", f"there is no room {code!r}", 404)
-        room.touched = time.monotonic()
-        return room
-
-    def restore(self) -> int:
-        """Rebuild every unfinished room this worker owns from the store; returns how many
-        were rebuilt. A room that cannot be rebuilt is set aside (:meth:`_rebuild`): it
-        never keeps the server, or any other room, from starting."""
-        rows = self.store.load_rooms(owned=self.shards.owns)
-        return sum(self._rebuild(row) is not None for row in rows)
-
-    def _rebuild(self, row: RoomRow) -> Room | None:
-        """The room of ``row``, rebuilt from the store; or, if that fails (a record the
-        rules refuse, seats that do not match the deal, settings this version cannot
-        read), None: the room is logged and marked damaged (:attr:`damaged`), requests for
-        it are refused with ``room_damaged``, and the store keeps it as it was (what its
-        rebuilding had started, a timer, is stopped)."""
-        room = None
-        try:
-            settings = msgspec.convert(row.settings, RoomSettings)
-            room = Room(
-                self,
-                row.code,
-                settings=settings,
-                host_token=row.host_token,
-                moderator_token=row.moderator_token,
-                created_at=row.created_at,
-            )
-            room.restore(row)
-        except Exception as exc:
-            if room is not None and room.session is not None:
-                room.session.stop()
-            self.damaged[row.code] = f"{type(exc).__name__}: {exc}"
-            log.exception("room %s cannot be rebuilt from the store: set aside", row.code)
-            return None
-        self.rooms[row.code] = room
-        return room
-
-    def evict_idle(self, idle_seconds: float) -> int:
-        """Drop from memory the rooms not playing (in the lobby, or finished) that nobody
-        has been connected to or asked for in ``idle_seconds``; their state is all in the
-        store, and :meth:`room` rebuilds one when it is asked for again. Returns how many
-        rooms were dropped. A game in play is never dropped: its timers and bots run."""
-        now = time.monotonic()
-        idle = []
-        for code, room in self.rooms.items():
-            writing = room.last_write is not None and not room.last_write.done()
-            if room.connections or writing:  # a write still on its way: not idle yet
-                room.touched = now
-            elif room.status != "playing" and now - room.touched >= idle_seconds:
-                idle.append(code)
-        for code in idle:
-            room = self.rooms.pop(code)
-            if room.lobby_pending is not None:  # nobody is left to send it to
-                room.lobby_pending.cancel()
-                room.lobby_pending = None
-            if room.session is not None:  # (a vote count's refresh may still be due: its
-                room.session.stop()  # handle would keep the session, and the room, alive)
-            room.session = None  # the session refers to its room: undo the cycle, so that
-            # counting references frees them at once (they have aged into the collector's
-            # oldest generation, which a loaded server rarely collects)
-        return len(idle)
-
-    def record(self, code: str, secret: str) -> Record:
-        """A finished game's record (from memory, or from the store, so any worker has it),
-        for its table: the holder of one of its room's tokens (a seat's, the host's or the
-        moderator's), or anyone if the host chose to publish it (``public_record``; the
-        record holds every secret ballot: docs/RULINGS.md). Raises Refusal."""
-        code = code.upper()
-        self._refuse_damaged(code)
-        room = self.rooms.get(code)
-        if room is not None:
-            settings, tokens = room.settings, room.tokens()
-            record = room.session.record() if room.session and room.session.game.is_over else None
-        else:
-            row = self.store.load_room(code)
-            if row is None:
-                raise Refusal("no_record", f"room {code!r} has no finished game", 404)
-            try:
-                settings = msgspec.convert(row.settings, RoomSettings)
-            except msgspec.ValidationError as exc:
-                self.damaged[code] = f"{type(exc).__name__}: {exc}"
-                raise self._damaged(code) from None
-            tokens = _table(row.host_token, row.moderator_token, row.seats)
-            finished = row.setup is not None and row.status == "finished"
-            record = stored_record(row) if finished else None
-        if not settings.public_record and not _opens(secret, tokens):
-            raise Refusal(
-                "not_at_table",
-                "a game's record is for its table: ask with a seat's, the host's or the "
-                "moderator's token (Authorization: Bearer <token>)",
-                403,
-            )
-        if record is None:
-            raise Refusal("no_record", f"room {code!r} has no finished game", 404)
-        return record
-
-    def _refuse_damaged(self, code: str) -> None:
-        if code in self.damaged:
-            raise self._damaged(code)
-
-    @staticmethod
-    def _damaged(code: str) -> Refusal:
-        return Refusal(
-            "room_damaged",
-            f"room {code} could not be read from the store; it is closed until the server's "
-            "operator repairs it (the other rooms are not affected, and nothing of it was "
-            "changed)",
-            503,
-        )
-
-
-def _matches(secret: str | None, known: str | None) -> bool:
-    """Whether ``secret`` is the token whose digest is ``known`` (compared in constant time)."""
-    if not secret or known is None:
-        return False
-    return secrets.compare_digest(digest(secret), known)
-
-
-def _opens(secret: str, digests: list[str | None]) -> bool:
-    """Whether ``secret`` is the token of one of these digests."""
-    return any(_matches(secret, known) for known in digests)
-
-
-def _table(host: str, moderator: str | None, seats: Sequence[Seat | SeatRow]) -> list[str | None]:
-    """The digests of a room's tokens: the host's, the moderator's, the seats'."""
-    return [host, moderator, *(seat.token for seat in seats)]
