@@ -15,6 +15,10 @@ Every role plays to its goal (see the module's methods). Corrupt Politicians coo
 through what they share - the same public signals and the team's live night choices - so
 their night decisions agree without any hidden channel. A :class:`Board` only ever ingests
 public events, so agents of one process may share it to save work.
+
+Why one module of ~730 lines: the suspicion model (:class:`Board`, :class:`Memory`) and the
+decisions of every role read the same scores; a role's play is a few small methods, found by
+its step, and docs/BALANCE.md's figures depend on all of it together.
 """
 
 from __future__ import annotations

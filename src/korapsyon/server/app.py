@@ -1,6 +1,11 @@
 """The ASGI application (Starlette): the HTTP API of the lobby and the WebSocket of the game.
 
 Thin adapters only: decode, check who is asking, call the room or the session, encode.
+
+Why one module of ~500 lines: it is the server's whole surface to the network (the
+middleware that caps bodies and checks origins, the WebSocket's hello and conversation, the
+mapping of every refusal to what a client is told), read top to bottom by whoever audits
+what a stranger can send; the lobby's HTTP endpoints are apart in :mod:`.lobby`.
 """
 
 from __future__ import annotations

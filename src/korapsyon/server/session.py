@@ -18,6 +18,11 @@ Invariants:
    player's connection gets a frame in that push (a pre-built ``cover`` when its own view
    did not change), whatever their roles: first to the connections whose actions the push
    shows (their upload was seen), then in the room's connection order.
+
+Why one module of ~490 lines: committing, pushing and acknowledging are one ordering argument
+(invariants 1-3), and a push (:class:`_Push`) reads the session's state as it is at that
+moment; what could stand alone already does (:mod:`.frames`, :mod:`.padding`,
+:mod:`.timer`, :mod:`.botseats`, :mod:`.chat`).
 """
 
 from __future__ import annotations

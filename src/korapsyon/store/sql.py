@@ -17,6 +17,10 @@ Invariants:
    the append succeeds; a different action at that index is refused, never overwritten.
 5. Reads (at start-up, and a finished game's record) use their own short connections;
    their failures are :class:`StoreError` too.
+
+Why one module of ~530 lines: the writer thread, the SQL of each write and the failure
+policy above are one argument for durability and must be read together; the tables are
+in :mod:`.schema`, the contract every store keeps in :mod:`.base`.
 """
 
 from __future__ import annotations
