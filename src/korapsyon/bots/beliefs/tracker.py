@@ -353,6 +353,12 @@ _HANDLERS: dict[type[BaseEvent], Callable[[Beliefs, Any], None]] = {
 }
 """What each kind of event tells a view (the others tell it nothing)."""
 
+EVIDENCE = frozenset(_HANDLERS) - {
+    GameStarted, YearStarted, StepStarted, PlayerReturned, PlayerJailed, ProjectOffered,
+    CoaMuted, RoleDealt, TeamRevealed,
+}  # fmt: skip
+"""The kinds of event that can change the beliefs once the deal is known."""
+
 
 def _at_least_one(table: np.ndarray, members: int) -> np.ndarray:
     """Expand a table over [..., dirty] (0: no Corrupt, 1: some) to counts 0..members."""
