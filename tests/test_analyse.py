@@ -94,3 +94,9 @@ def test_calibration_command_prints_the_reliability_table() -> None:
     done = CliRunner().invoke(main, ["analyse", "--calibrate", "--games", "3", "--players", "9"])
     assert done.exit_code == 0, done.output
     assert "| belief P(Corrupt) |" in done.stdout and "Brier" in done.stdout
+
+
+def test_fit_command_measures_the_models_rates() -> None:
+    done = CliRunner().invoke(main, ["analyse", "--fit", "--games", "3", "--players", "9"])
+    assert done.exit_code == 0, done.output
+    assert "| steal_first (no steal yet) | 0.95 |" in done.stdout

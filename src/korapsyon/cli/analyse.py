@@ -30,6 +30,9 @@ from ..record import RecordError, read_record, replay
 @click.option(
     "--calibrate", is_flag=True, help="Instead: score the beliefs on simulated heuristic games."
 )
+@click.option(
+    "--fit", is_flag=True, help="Instead: measure the behaviour model's rates in simulated games."
+)
 @click.option("--games", default=300, show_default=True, type=click.IntRange(1),
               help="Calibration: games to play.")  # fmt: skip
 @click.option("--players", default=13, show_default=True, type=click.IntRange(9, 16),
@@ -41,6 +44,7 @@ def analyse(
     as_json: bool,
     viewer: str | None,
     calibrate: bool,
+    fit: bool,
     games: int,
     players: int,
     seed: int,
@@ -48,6 +52,11 @@ def analyse(
     """Analyse a game RECORD: Year by Year, how likely each player was Corrupt."""
     if calibrate:
         _calibrate(games, players, seed, as_json)
+        return
+    if fit:
+        from ..bots.beliefs.fit import markdown, measure
+
+        click.echo(markdown(measure(games, players, seed)))
         return
     if record is None:
         raise click.UsageError("give a RECORD to analyse (or --calibrate)")

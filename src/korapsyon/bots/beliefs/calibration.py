@@ -51,18 +51,33 @@ class Calibration:
     players: int
     predictions: list[Prediction] = field(default_factory=list)
 
-    def brier(self) -> dict[str, float]:
-        """Mean squared error of the beliefs, the base rate and the heuristic."""
+    def brier(self, heuristic: dict[int, float] | None = None) -> dict[str, float]:
+        """Mean squared error of the beliefs, the base rate and the heuristic (its score
+        made a probability by ``heuristic``, by default binned on these predictions)."""
         preds = self.predictions
         if not preds:
             return {"beliefs": 0.0, "base_rate": 0.0, "heuristic": 0.0}
-        heuristic = _binned(preds)
+        heuristic = heuristic or _binned(preds)
         truth = [float(p.corrupt) for p in preds]
         return {
             "beliefs": _mse([p.belief for p in preds], truth),
             "base_rate": _mse([p.base for p in preds], truth),
             "heuristic": _mse([heuristic[round(p.suspicion * 2)] for p in preds], truth),
         }
+
+    def by_year(self, last: int = 6) -> list[tuple[str, int, dict[str, float]]]:
+        """(Year label, predictions, Brier scores) per Year; Years from ``last`` on together."""
+        rows = []
+        for year in range(1, last + 1):
+            preds = [p for p in self.predictions if min(p.year, last) == year]
+            if preds:
+                part = Calibration(self.games, self.players, preds)
+                label = f"{year}+" if year == last else str(year)
+                rows.append((label, len(preds), part.brier(self._heuristic_bins())))
+        return rows
+
+    def _heuristic_bins(self) -> dict[int, float]:
+        return _binned(self.predictions)
 
     def reliability(self, bins: int = 10) -> list[tuple[float, float, float, int]]:
         """(bin low edge, mean belief, Corrupt share, count) per non-empty bin."""
@@ -177,6 +192,16 @@ def markdown(result: Calibration) -> str:
         ("base_rate", "base rate"),
     ):
         lines.append(f"| {label} | {brier[key]:.4f} | {public_brier[key]:.4f} |")
+    lines += [
+        "",
+        "| end of Year | predictions | Brier: beliefs | heuristic | base rate |",
+        "|---|---|---|---|---|",
+    ]
+    for label, count, scores in result.by_year():
+        lines.append(
+            f"| {label} | {count} | {scores['beliefs']:.4f} | {scores['heuristic']:.4f} "
+            f"| {scores['base_rate']:.4f} |"
+        )
     return "\n".join(lines)
 
 

@@ -7,8 +7,11 @@ side of the players concerned), so a likelihood ratio between assignments follow
 
 The model is deliberately simple and stated in full below (docs/BOTS.md, "Beliefs"):
 
-* **The steal (R-25 step 3, R-31).** Each Year the free Corrupt steal with probability
-  ``steal``; when they do, they also pay Suhol (refunding ``min(3, steal)``) with
+* **The steal (R-25 step 3, R-31).** The free Corrupt steal with probability
+  ``steal_first`` until their first public steal, then ``steal_same`` while as many of them
+  are free as at their last public steal, and ``steal_changed`` when that number changed
+  (a smaller steal would tell the table that the jailed player was Corrupt, so they hold
+  back); when they steal, they also pay Suhol (refunding ``min(3, steal)``) with
   probability ``suhol``. So last Year's public decrease minus its project's cost is ``k``
   (steal), ``max(0, k - 3)`` (steal + Suhol) or ``0`` (no steal), where ``k`` is the number
   of Corrupt who were free that night: any other amount is impossible.
@@ -55,22 +58,26 @@ SUHOL_REFUND = 3  # R-25 step 4: the refund is min(3, this Year's steal)
 @dataclass(frozen=True)
 class BehaviourModel:
     """The parameters of the model (see the module docstring). The defaults are the
-    heuristic bots' rates measured in simulated games, rounded and kept away from 0 and 1
-    so that a person who plays otherwise is not ruled out."""
+    heuristic bots' rates measured in simulated games (:mod:`.fit`), rounded and kept away
+    from 0 and 1 so that a person who plays otherwise is not ruled out; the likelihood
+    ratios the counts do not give directly (``suspect_*``, ``trust_*``, ``pick_good_tilt``,
+    the bluff rates) were chosen on a small grid of calibration runs (seeds 1-3)."""
 
-    steal: float = 0.9
-    suhol: float = 0.12
+    steal_first: float = 0.95
+    steal_same: float = 0.95
+    steal_changed: float = 0.2
+    suhol: float = 0.08
     oppose_bad: float = 0.05
-    oppose_good_clean: float = 0.06
-    oppose_good_dirty: float = 0.15
-    pick_bad: tuple[float, ...] = (0.06, 0.84, 0.1)
+    oppose_good_clean: float = 0.08
+    oppose_good_dirty: float = 0.08
+    pick_bad: tuple[float, ...] = (0.03, 0.92, 0.05)
     pick_good_tilt: float = 0.8
     large_bad: float = 0.95
-    large_good: float = 0.55
+    large_good: float = 0.8
     stand: dict[Role, float] = field(
         default_factory=lambda: {
             Role.CORRUPT_POLITICIAN: 0.45,
-            Role.GOOD_POLITICIAN: 0.85,
+            Role.GOOD_POLITICIAN: 0.9,
             Role.LAWYER: 0.25,
             Role.OMBUDSPERSON: 0.25,
             Role.COA: 0.25,
@@ -93,22 +100,32 @@ class BehaviourModel:
     protect_bad: float = 0.5
 
     # --- tables over counts of Corrupt ------------------------------------------------
-    def steal_table(self, decrease: int, players: int) -> Table:
-        """P(net steal = ``decrease`` | k free Corrupt), for k = 0..players."""
-        table = np.zeros(players + 1)
+    def steal_table(self, decrease: int, players: int, before: int | None = None) -> Table:
+        """P(net steal = ``decrease`` | k free Corrupt tonight, j free at the last public
+        steal), indexed [k] (k = 0..players) when there was none, else [k][j] (j =
+        0..``before``, the players free then)."""
+        if before is None:
+            return np.array(
+                [self._steal(decrease, k, self.steal_first) for k in range(players + 1)]
+            )
+        table = np.zeros((players + 1, before + 1))
         for k in range(players + 1):
-            if k == 0:
-                table[k] = 1.0 if decrease == 0 else 0.0
-                continue
-            p = 0.0
-            if decrease == k:
-                p += self.steal * (1 - self.suhol)
-            if decrease == max(0, k - SUHOL_REFUND):
-                p += self.steal * self.suhol
-            if decrease == 0:
-                p += 1 - self.steal
-            table[k] = p
+            for j in range(before + 1):
+                steal = self.steal_same if j == k else self.steal_changed
+                table[k, j] = self._steal(decrease, k, steal)
         return table
+
+    def _steal(self, decrease: int, k: int, steal: float) -> float:
+        if k == 0:
+            return 1.0 if decrease == 0 else 0.0
+        p = 0.0
+        if decrease == k:
+            p += steal * (1 - self.suhol)
+        if decrease == max(0, k - SUHOL_REFUND):
+            p += steal * self.suhol
+        if decrease == 0:
+            p += 1 - steal
+        return p
 
     def oppose_table(self, members: int, oppose: int) -> Table:
         """P(``oppose`` of ``members`` oppose | c Corrupt members), for c = 0..members."""

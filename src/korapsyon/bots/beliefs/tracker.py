@@ -53,6 +53,7 @@ from ...rules.events import (
     YearStarted,
 )
 from ...rules.roles import Role, Team
+from ...rules.ruleset import default_roles
 from .model import DEFAULT_MODEL, BehaviourModel
 from .space import CP, ROLES, GroupFactor, Posterior, composition_counts, posterior
 
@@ -68,7 +69,7 @@ class Beliefs:
     """The beliefs of one view (a seat, or the public with ``seat=None``).
 
     ``players`` are the seat names and ``roles`` the setup's roles in any order (the
-    composition is public: R-02, or the custom setup everyone agreed to). Feed it events
+    composition is public: R-02 by default, or the custom setup everyone agreed to). Feed it events
     with :meth:`observe`; ask :meth:`corrupt_probability`, :meth:`role_probability` or
     :meth:`sample`. Nothing is computed until asked, and the answer is cached until the
     next event.
@@ -77,12 +78,14 @@ class Beliefs:
     def __init__(
         self,
         players: Sequence[str],
-        roles: Sequence[Role],
+        roles: Sequence[Role] | None = None,
         seat: str | None = None,
         *,
         model: BehaviourModel = DEFAULT_MODEL,
         max_exact: int = 50_000,
     ) -> None:
+        if roles is None:
+            roles = default_roles(len(players))
         if len(roles) != len(players):
             raise ValueError("one role for every seat")
         self.players = tuple(players)
@@ -99,6 +102,7 @@ class Beliefs:
         self.night_active: dict[int, tuple[int, ...]] = {}
         self.projects: dict[int, _Project] = {}
         self.president: int | None = None
+        self.last_steal = 0  # the last Year whose steal the treasury showed (0: none yet)
         self.muted: set[int] = set()  # Years the COA (this seat) was muted
         self.revealed: dict[int, Role] = {}
         self._cached: Posterior | None = None
@@ -218,7 +222,13 @@ class Beliefs:
         model = self.model
         if self.role is Role.COA and last in self.night_known_to_coa():
             model = _with_suhol(model, last in self.muted)
-        self._group((active,), model.steal_table(stolen, len(active)))
+        before = self.night_active.get(self.last_steal) if self.last_steal else None
+        if before is None:
+            self._group((active,), model.steal_table(stolen, len(active)))
+        else:
+            self._group((active, before), model.steal_table(stolen, len(active), len(before)))
+        if stolen > 0:
+            self.last_steal = last
 
     def night_known_to_coa(self) -> set[int]:
         """The Years whose Suhol this seat (the COA, active that night) knows about."""
