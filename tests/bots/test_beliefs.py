@@ -3,6 +3,7 @@ respects what the seat knows of itself, and it reads only its view."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 from korapsyon.bots import play, seat_agents
 from korapsyon.bots.beliefs import BehaviourModel, Beliefs
 from korapsyon.bots.beliefs.calibration import calibrate, markdown
-from korapsyon.bots.beliefs.space import ROLES
+from korapsyon.bots.beliefs.space import ROLES, GroupFactor, composition_counts, posterior
 from korapsyon.rules import Game, Role, Ruleset, Team
 from korapsyon.rules import events as ev
 from korapsyon.selfplay import table
@@ -239,3 +240,35 @@ def test_calibration_runs_and_beats_the_base_rate() -> None:
     assert result.predictions
     assert brier["beliefs"] < brier["base_rate"]
     assert "| belief P(Corrupt) |" in markdown(result)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6))
+def test_the_posterior_equals_brute_force_enumeration(seed: int) -> None:
+    """On a small custom table with random seat weights and group factors, every marginal
+    equals the one found by listing every role assignment."""
+    rng = random.Random(seed)
+    roles = [Role.GOOD_POLITICIAN] * 2 + [CP] * rng.randint(1, 2)
+    roles += rng.sample([Role.LAWYER, Role.OMBUDSPERSON, Role.COA], rng.randint(0, 3))
+    roles += [Role.CITIZEN] * rng.randint(0, 2)
+    n = len(roles)
+    weights = np.array([[rng.choice([0.0, 0.3, 1.0, 2.0]) for _ in ROLES] for _ in range(n)])
+    for seat, role in enumerate(rng.sample(roles, n)):  # one assignment stays possible
+        weights[seat, ROLES.index(role)] = 1.0
+    factors = []
+    for _ in range(rng.randint(0, 3)):
+        groups = tuple(tuple(rng.sample(range(n), rng.randint(1, 3))) for _ in range(2))
+        table_ = np.array([[rng.random() for _ in range(4)] for _ in range(4)])
+        factors.append(GroupFactor(groups, table_))
+    corrupt_count, counts = composition_counts(roles)
+    post = posterior(weights, factors, corrupt_count, counts)
+    totals = np.zeros((n, len(ROLES)))
+    for deal in set(itertools.permutations(roles)):
+        bad = np.array([[r is CP for r in deal]])
+        w = np.prod([weights[s, ROLES.index(r)] for s, r in enumerate(deal)])
+        w *= np.prod([f.weights(bad)[0] for f in factors])
+        for seat, role in enumerate(deal):
+            totals[seat, ROLES.index(role)] += w
+    expected = totals / totals[0].sum()
+    assert post.role_marginals() == pytest.approx(expected, abs=1e-9)
+    assert post.corrupt_marginals() == pytest.approx(expected[:, ROLES.index(CP)], abs=1e-9)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from math import comb, sqrt
 
@@ -82,22 +82,39 @@ class Posterior:
         return marginals
 
     def role_marginals(self) -> Floats:
-        """P(seat holds role), (seats, roles)."""
-        seats = self.corrupt.shape[1]
+        """P(seat holds role), (seats, roles): a forward-backward pass of the programme of
+        :func:`log_good_sums`, vectorised over the Corrupt sets."""
+        corrupt, weights, counts = self.corrupt, self.seat_weights, self.counts
+        sets, seats = corrupt.shape
+        ones = [1] * len(counts)
         result = np.zeros((seats, len(ROLES)))
         result[:, CP] = self.corrupt_marginals()
-        for seat in range(seats):
-            good = ~self.corrupt[:, seat]
-            for column in (*GOOD_COLUMNS, CITIZEN):
-                forced = self.seat_weights.copy()
-                only = np.zeros(len(ROLES))
-                only[column] = self.seat_weights[seat, column]
-                only[CP] = self.seat_weights[seat, CP]
-                forced[seat] = only
-                with np.errstate(invalid="ignore"):
-                    share = np.exp(log_good_sums(self.corrupt, forced, self.counts) - self.goods)
-                share = np.nan_to_num(share)
-                result[seat, column] = float(self.probability @ (share * good))
+        forward = list(_forward(corrupt, weights, counts))
+        back = np.zeros((sets, *(c + 1 for c in counts)))
+        lawyers, ombudspersons, coas, politicians = counts
+        back[:, lawyers, ombudspersons, coas, politicians] = 1.0
+        log_back = np.zeros(sets)
+        for seat in range(seats - 1, -1, -1):
+            ahead, log_ahead = forward[seat]
+            good = ~corrupt[:, seat]
+            with np.errstate(over="ignore", invalid="ignore"):
+                factor = np.nan_to_num(np.exp(log_ahead + log_back - self.goods))
+            mass = self.probability * good * factor
+            w = weights[seat]
+            both = (ahead * back).reshape(sets, -1).sum(axis=1)
+            result[seat, CITIZEN] = float(mass @ both) * w[CITIZEN]
+            for axis, column in enumerate(GOOD_COLUMNS, start=1):
+                if counts[axis - 1] == 0:
+                    continue
+                shifted = ahead[_along(axis, slice(None, -1))] * back[_along(axis, slice(1, None))]
+                result[seat, column] = (
+                    float(mass @ shifted.reshape(sets, -1).sum(axis=1)) * w[column]
+                )
+            stepped = np.where(good.reshape(-1, *ones), _backward_step(back, w, counts), back)
+            scale = stepped.reshape(sets, -1).max(axis=1)
+            scale = np.where(scale > 0, scale, 1.0)
+            back = stepped / scale.reshape(-1, *ones)
+            log_back = log_back + np.log(scale)
         return result
 
     def sample(self, rng: random.Random) -> tuple[Role, ...]:
@@ -113,32 +130,58 @@ def composition_counts(roles: Sequence[Role]) -> tuple[int, tuple[int, ...]]:
     return counter[Role.CORRUPT_POLITICIAN], tuple(counter[r] for r in GOOD_ROLES)
 
 
+def _along(axis: int, part: slice) -> tuple[slice, ...]:
+    """An index taking ``part`` along ``axis`` of a (sets, lawyers, ..., politicians) array."""
+    index = [slice(None)] * (len(GOOD_ROLES) + 1)
+    index[axis] = part
+    return tuple(index)
+
+
+def _forward_step(dp: Floats, w: Floats, counts: tuple[int, ...]) -> Floats:
+    """Place one more seat's role: a Citizen, or a Good role still missing."""
+    new: Floats = dp * w[CITIZEN]
+    for axis, column in enumerate(GOOD_COLUMNS, start=1):
+        if counts[axis - 1] and w[column]:
+            new[_along(axis, slice(1, None))] += dp[_along(axis, slice(None, -1))] * w[column]
+    return new
+
+
+def _backward_step(back: Floats, w: Floats, counts: tuple[int, ...]) -> Floats:
+    """The weighted ways to finish from one seat earlier (the mirror of the forward step)."""
+    new: Floats = back * w[CITIZEN]
+    for axis, column in enumerate(GOOD_COLUMNS, start=1):
+        if counts[axis - 1] and w[column]:
+            new[_along(axis, slice(None, -1))] += back[_along(axis, slice(1, None))] * w[column]
+    return new
+
+
+def _forward(
+    corrupt: Bools, weights: Floats, counts: tuple[int, ...]
+) -> Iterator[tuple[Floats, Floats]]:
+    """The programme's state before each seat and after the last, each normalised per set
+    (the numbers stay in range) with the log of what was divided out."""
+    sets, seats = corrupt.shape
+    ones = [1] * len(counts)
+    dp = np.zeros((sets, *(c + 1 for c in counts)))
+    dp[:, 0, 0, 0, 0] = 1.0
+    log_scale = np.zeros(sets)
+    for seat in range(seats):
+        yield dp, log_scale
+        good = ~corrupt[:, seat].reshape(-1, *ones)
+        stepped = np.where(good, _forward_step(dp, weights[seat], counts), dp)
+        scale = stepped.reshape(sets, -1).max(axis=1)
+        scale = np.where(scale > 0, scale, 1.0)
+        dp = stepped / scale.reshape(-1, *ones)
+        log_scale = log_scale + np.log(scale)
+    yield dp, log_scale
+
+
 def log_good_sums(corrupt: Bools, weights: Floats, counts: tuple[int, ...]) -> Floats:
     """For each Corrupt set, the log of the sum, over the placements of the Good roles on
     its other seats, of the product of their seat weights (Citizens fill the seats left;
     -inf when no placement is possible)."""
-    sets, seats = corrupt.shape
-    ones = [1] * len(counts)
-    dp = np.zeros((sets, *(c + 1 for c in counts)))
+    *_, (dp, log_scale) = _forward(corrupt, weights, counts)
     lawyers, ombudspersons, coas, politicians = counts
-    dp[:, 0, 0, 0, 0] = 1.0
-    log_scale = np.zeros(sets)
-    for seat in range(seats):
-        w = weights[seat]
-        new = dp * w[CITIZEN]
-        for axis, column in enumerate(GOOD_COLUMNS, start=1):
-            if counts[axis - 1] == 0 or w[column] == 0:
-                continue
-            target: list[slice] = [slice(None)] * dp.ndim
-            source: list[slice] = [slice(None)] * dp.ndim
-            target[axis] = slice(1, None)
-            source[axis] = slice(None, -1)
-            new[tuple(target)] += dp[tuple(source)] * w[column]
-        dp = np.where(~corrupt[:, seat].reshape(-1, *ones), new, dp)
-        scale = dp.reshape(sets, -1).max(axis=1)  # keeps the numbers in range, per set
-        scale = np.where(scale > 0, scale, 1.0)
-        dp /= scale.reshape(-1, *ones)
-        log_scale += np.log(scale)
     final = dp[:, lawyers, ombudspersons, coas, politicians]
     with np.errstate(divide="ignore"):
         result: Floats = np.log(final) + log_scale
