@@ -272,3 +272,16 @@ def test_the_posterior_equals_brute_force_enumeration(seed: int) -> None:
     expected = totals / totals[0].sum()
     assert post.role_marginals() == pytest.approx(expected, abs=1e-9)
     assert post.corrupt_marginals() == pytest.approx(expected[:, ROLES.index(CP)], abs=1e-9)
+
+
+def test_an_agent_starts_its_beliefs_from_its_first_events() -> None:
+    game = _played(31)
+    seat = 4
+    seen = _view(game, seat, len(game.events) // 2)
+    beliefs = Beliefs.start(seen)
+    assert beliefs.seat == seat
+    given = Beliefs(game.players, None, game.players[seat])
+    given.observe(seen)
+    assert beliefs.corrupt_probability() == given.corrupt_probability()
+    public = Beliefs.start(_view(game, None, 40))
+    assert public.seat is None

@@ -7,6 +7,7 @@
 The API (for the bots and for ``korapsyon analyse``)::
 
     beliefs = Beliefs(players, roles, seat="Ana")   # seat=None: the public view
+    beliefs = Beliefs.start(first_events)           # or: table and seat from the events
     beliefs.observe(events)                         # what Agent.observe receives
     beliefs.corrupt_probability()                   # {"Ana": 0.0, "Ben": 0.31, ...}
     beliefs.role_probability()                      # {"Ben": {Role.LAWYER: 0.1, ...}}

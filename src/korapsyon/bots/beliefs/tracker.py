@@ -107,6 +107,19 @@ class Beliefs:
         self.revealed: dict[int, Role] = {}
         self._cached: Posterior | None = None
 
+    @classmethod
+    def start(
+        cls, events: Sequence[BaseEvent], roles: Sequence[Role] | None = None, **options: Any
+    ) -> Beliefs:
+        """The beliefs of the view whose first events these are (an agent's first
+        ``observe``): the table from the game's start, the seat from its role card (none:
+        the public view); then every event is observed."""
+        started = next(e for e in events if isinstance(e, GameStarted))
+        seat = next((e.player for e in events if isinstance(e, RoleDealt)), None)
+        beliefs = cls(started.players, roles, seat, **options)
+        beliefs.observe(events)
+        return beliefs
+
     # ------------------------------------------------------------------ reading
     def observe(self, events: Iterable[BaseEvent]) -> None:
         """Take in new events of this view, in order."""
