@@ -163,7 +163,8 @@ def measure(games: int, players: int = 13, seed: int = 0) -> Counts:
     counts = Counts()
     for number in range(games):
         game = Game(table(players), seed=seed * 1_000_003 + number)
-        play(game, seat_agents(game, "heuristic", f"{seed}/{number}"), random.Random(number))
+        rng = random.Random(f"{seed}/{number}")  # the games of calibrate(), seed for seed
+        play(game, seat_agents(game, "heuristic", f"{seed}/{number}"), rng)
         _Game(game, counts).read(list(game.events))
     counts.trials["suhol"] = sum(
         counts.hits[k] for k in ("steal_first", "steal_same", "steal_changed")

@@ -167,11 +167,12 @@ class Beliefs:
 
     # ------------------------------------------------------------------ hard facts
     def _fix(self, seat: int, role: Role) -> None:
-        keep = self.weights[seat, ROLES.index(role)]
+        """The seat holds ``role`` (its weight for that role is kept: the same factor in
+        every assignment left)."""
+        column = ROLES.index(role)
+        keep = self.weights[seat, column]
         self.weights[seat] = 0.0
-        self.weights[seat, ROLES.index(role)] = keep if keep > 0 else 0.0
-        if keep == 0:
-            self.weights[seat, ROLES.index(role)] = 0.0  # a contradiction: no assignment
+        self.weights[seat, column] = keep
 
     def _side(self, seat: int, bad: bool) -> None:
         if bad:
