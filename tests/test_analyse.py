@@ -4,13 +4,17 @@ player's; illegal and malformed records are clear errors."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from korapsyon.bots import play, seat_agents
 from korapsyon.cli import main
-from korapsyon.record import read_record, replay
+from korapsyon.record import read_record, record_of, replay, write_record
+from korapsyon.rules import Game, Role
+from korapsyon.selfplay import table
 
 EXAMPLES = Path(__file__).parent / "data" / "examples"
 RECORDS = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".expected.json"))
@@ -100,3 +104,25 @@ def test_fit_command_measures_the_models_rates() -> None:
     done = CliRunner().invoke(main, ["analyse", "--fit", "--games", "3", "--players", "9"])
     assert done.exit_code == 0, done.output
     assert "| steal_first (no steal yet) | 0.95 |" in done.stdout
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_heuristic_games_moments_agree_with_the_truth(tmp_path: Path, seed: int) -> None:
+    game = Game(table(13), seed=seed)
+    play(game, seat_agents(game, "heuristic", seed), random.Random(seed))
+    path = tmp_path / "game.json"
+    path.write_bytes(write_record(record_of(game)))
+    done = CliRunner().invoke(main, ["analyse", "--json", str(path)])
+    assert done.exit_code == 0, done.output
+    result = json.loads(done.stdout)
+    roles = dict(zip(game.players, game.roles, strict=True))
+    assert [y["year"] for y in result["years"]] == list(range(1, game.year + 1))
+    for moment in result["moments"]:
+        assert moment["role"] == roles[moment["player"]]
+        if moment["kind"] in ("jailed", "eliminated"):
+            caught = moment["verdict"] == "corrupt_caught"
+            assert caught == (roles[moment["player"]] is Role.CORRUPT_POLITICIAN)
+            if moment["verdict"] == "good_removed_against_evidence":
+                assert moment["most_suspected_corrupt"] >= moment["corrupt"] + 0.2 - 1e-3
+        else:
+            assert abs(moment["after"] - moment["before"]) >= 0.25 - 1e-3

@@ -18,7 +18,7 @@ record stops). The moments look back with hindsight (the true roles of the repla
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 from ...rules.events import (
     BaseEvent,
@@ -56,7 +56,7 @@ def analyse(
             continue
         if isinstance(event, GameOver):
             break
-        if isinstance(event, PlayerJailed | PlayerEliminated) and event.cause != "tokhang":
+        if _removal_moment(event):
             moment = _removal(event, before, beliefs, roles)
             if moment is not None:
                 moments.append(moment)
@@ -72,6 +72,14 @@ def analyse(
     if beliefs.year and (not years or years[-1]["year"] != beliefs.year):
         years.append(_year(beliefs.year, before))
     return {"years": years, "view": viewer or "public", "moments": moments}
+
+
+def _removal_moment(event: BaseEvent) -> TypeGuard[PlayerJailed | PlayerEliminated]:
+    """A jailing or an elimination the table chose (not Tokhang's), counted once: a second
+    strike is told by its elimination."""
+    if isinstance(event, PlayerJailed):
+        return event.returns_year is not None
+    return isinstance(event, PlayerEliminated) and event.cause != "tokhang"
 
 
 def _year(year: int, corrupt: dict[str, float]) -> dict[str, Any]:
