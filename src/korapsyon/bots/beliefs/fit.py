@@ -191,7 +191,7 @@ def markdown(counts: Counts) -> str:
         *((f"stand[{r.value}]", f"stand_{r.value}", m.stand[r]) for r in Role),
         ("an Auto Jail's target is Corrupt", "auto_jail_on_corrupt", "1 : auto_jail_good 0.1"),
         ("a Good speaker's suspect is Corrupt", "suspect_good_names_corrupt", "x1.2"),
-        ("a Corrupt speaker's suspect is Corrupt", "suspect_bad_names_corrupt", "x0.05"),
+        ("a Corrupt speaker's suspect is Corrupt", "suspect_bad_names_corrupt", "x0.02"),
         ("a role claim is true", "role_claim_true", "lie_good, bluff_role"),
         ("an audit claim is the COA's", "audit_claim_true", "bluff_audit"),
         ("an investigation claim is the Ombudsperson's", "investigation_claim_true",

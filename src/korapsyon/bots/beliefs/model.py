@@ -86,13 +86,13 @@ class BehaviourModel:
     )
     lie_good: float = 0.02
     bluff_role: float = 0.1
-    bluff_audit: float = 0.3
-    bluff_investigation: float = 0.3
-    claim_error: float = 0.03
+    bluff_audit: float = 0.2
+    bluff_investigation: float = 0.2
+    claim_error: float = 0.01
     bluff_accuse_mate: float = 0.05
     bluff_clear_good: float = 0.3
     suspect_good: float = 1.2
-    suspect_bad: float = 0.05
+    suspect_bad: float = 0.02
     trust_good: float = 0.5
     trust_bad: float = 2.0
     auto_jail_good: float = 0.1
