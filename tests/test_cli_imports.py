@@ -32,3 +32,18 @@ def test_replay_imports_neither_the_server_nor_the_bots_nor_the_charts() -> None
     loaded = json.loads(done.stderr.strip().splitlines()[-1])
     heavy = sorted(m for m in loaded if m.split(".")[0] in HEAVY or m.startswith(HEAVY))
     assert not heavy, f"replay loaded {heavy}"
+
+
+ANALYSE = PROBE.replace('["replay", sys.argv[1]]', '["analyse", "--json", sys.argv[1]]')
+LIGHT = ("korapsyon.server", "korapsyon.sim", "korapsyon.harness", "starlette", "uvicorn",
+         "sqlalchemy", "matplotlib", "asyncio")  # fmt: skip
+
+
+def test_analyse_imports_neither_the_server_nor_the_simulator_nor_the_charts() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", ANALYSE, str(EXAMPLE)], capture_output=True, text=True, check=True
+    )
+    assert json.loads(done.stdout)["years"]
+    loaded = json.loads(done.stderr.strip().splitlines()[-1])
+    heavy = sorted(m for m in loaded if m.split(".")[0] in LIGHT or m.startswith(LIGHT))
+    assert not heavy, f"analyse loaded {heavy}"

@@ -13,6 +13,7 @@ import click
 COMMANDS = {
     "play": "play",
     "replay": "replay",
+    "analyse": "analyse",
     "bench": "bench",
     "simulate": "simulate",
     "serve": "serve",
