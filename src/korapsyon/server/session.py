@@ -402,8 +402,7 @@ class _Push:
         last = session.core
         self.parts = SharedParts(core, cast)
         self.core, self.cast = core, cast
-        # the most of the shared part a player's frame of this push may carry
-        self.most = self.parts.since(last, ANY_COUNT)
+        self.last = last  # its changes bound the shared part of a player's frame)
         session.core, session.cast = core, cast
         self.count_only = core is last and not flush  # (and perhaps the count)
         self.timer = session.timer_info()
@@ -482,7 +481,12 @@ class _Push:
         if self.changed_player:
             padding = session.padding
             size = padding.frame_size(
-                session.game, b"update", self.most, self.public_new, self.seq, began=self.began
+                session.game,
+                b"update",
+                self.parts.since(self.last, ANY_COUNT),  # the most any player's frame carries
+                self.public_new,
+                self.seq,
+                began=self.began,
             )
             size = padding.fit(size, [f for _, f, p in out if p and f is not None])
         if self.actors:
