@@ -94,7 +94,8 @@ def target(state: GameState, name: str, rule: str) -> int:
 
 # --- the Hidden Phase (R-21 .. R-24) ------------------------------------------------
 def _check_night(state: GameState, seat: int, action: BaseAction) -> None:
-    check_actor(state, seat, action)
+    if seat not in state.to_act:
+        check_actor(state, seat, action)
     if type(action) is not NIGHT_ACTIONS[state.roles[seat]]:
         raise illegal(
             "wrong_role",

@@ -17,7 +17,7 @@ from .outcome import Termination
 from .state import ACTIVE, HOST_SEAT, SUSPENDED, GameState, Step
 from .steps import STEPS
 
-_CHECKS = {step: dict(spec.checks) for step, spec in STEPS.items()}  # (a plain dict: faster)
+CHECKS = {step: dict(spec.checks) for step, spec in STEPS.items()}  # (a plain dict: faster)
 
 
 class TransitionError(AssertionError):
@@ -32,7 +32,7 @@ def check(state: GameState, action: BaseAction) -> int:
         assert state.outcome is not None
         raise illegal("game_over", state.outcome.rule, "the game is over")
     kind = type(action)
-    checker = _CHECKS[step].get(kind)
+    checker = CHECKS[step].get(kind)
     if checker is None:
         spec = STEPS[step]
         wanted = ", ".join(sorted({cls.kind for cls in spec.checks}))
