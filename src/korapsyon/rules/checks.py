@@ -146,8 +146,7 @@ def check_auto_jail(state: GameState, seat: int, action: AutoJail) -> None:
         )
 
 
-def check_ready(state: GameState, seat: int, action: Ready) -> None:
-    _check_night(state, seat, action)
+check_ready = _check_night  # the decoy tap, checked as every night action is
 
 
 # --- the Public Phase (R-33 .. R-36) ------------------------------------------------

@@ -54,7 +54,7 @@ def begin(
     state.to_act = frozenset(actors)
     state.pending = {}
     shown = None if step is Step.HIDDEN else state.names(actors)
-    state.events.append(StepStarted(state.year, EVERYONE, step.value, shown, options))
+    state.events.append(StepStarted(state.year, EVERYONE, step._value_, shown, options))
 
 
 def advance(state: GameState) -> None:

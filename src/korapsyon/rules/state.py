@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, NamedTuple, TypeVar, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
 import msgspec
 
@@ -34,11 +34,12 @@ from .events import (
     TeamRevealed,
 )
 from .roles import Role, Team
-from .ruleset import Ruleset, check_custom_roles, default_roles
+from .ruleset import MAX_CUSTOM, Ruleset, check_custom_roles, default_roles
 
 if TYPE_CHECKING:
     from .outcome import Outcome
 
+_SEAT_AUDIENCES = tuple(Audience.seat(s) for s in range(MAX_CUSTOM))  # (shared by every game)
 HOST_SEAT = -100  # the host's place in ``to_act`` (distinct from every event audience)
 MAX_NAME = 24
 RESERVED_NAMES = (HOST, "@moderator")  # records and views use these for non-players
@@ -75,10 +76,11 @@ class Step(StrEnum):
     JAIL_RUNOFF = "jail_runoff"
 
 
-class Next(NamedTuple):
+class Next(msgspec.Struct, frozen=True, gc=False):
     """What a step's resolution leads to: the next step, who must act in it and what it
     offers (candidates, tied players, the two cards). The engine takes it only if the step
-    table lists it as a successor."""
+    table lists it as a successor. (A struct, not a named tuple: built in C, once a step on
+    the replay's hot path.)"""
 
     step: Step
     actors: Sequence[int]
@@ -145,7 +147,7 @@ class GameState:
         self.decks_given = decks is not None
 
         self.seat_index = {name: seat for seat, name in enumerate(self.players)}
-        self.audiences: tuple[Audience, ...] = tuple(Audience.seat(s) for s in range(n))
+        self.audiences: tuple[Audience, ...] = _SEAT_AUDIENCES[:n]
         self.public_spending_target, self.corruption_fund_target = rules.targets(n)
         self.auto_jail_cost = rules.auto_jail_cost(n)
         self.tokhang_cost = rules.tokhang_cost(n)
@@ -285,7 +287,7 @@ class GameState:
 
     def tally(self, counts: dict[int, int]) -> tuple[tuple[str, int], ...]:
         names = self.players
-        return tuple((names[s], c) for s, c in sorted(counts.items()))
+        return tuple([(names[s], c) for s, c in sorted(counts.items())])
 
     def year_record(self) -> YearRecord:
         return YearRecord(
