@@ -51,6 +51,7 @@ def begin(
 ) -> None:
     """Open ``step`` for these actors (nobody has submitted yet)."""
     state.step = step
+    state.step_checks = CHECKS[step]
     state.to_act = frozenset(actors)
     state.pending = {}
     shown = None if step is Step.HIDDEN else state.names(actors)

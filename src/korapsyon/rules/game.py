@@ -31,7 +31,7 @@ from . import engine
 from .actions import HOST, Action, BaseAction, Claim, Corrupt, EndDiscussion, Witness
 from .checks import illegal, witness_refusal
 from .choices import Choice, claim_choices
-from .engine import CHECKS, TransitionError
+from .engine import TransitionError
 from .errors import IllegalActionError
 from .events import CORRUPT, EVERYONE, ActionTaken, BaseEvent, ClaimMade
 from .night import agreed_target
@@ -80,6 +80,8 @@ class Game(GameState):
     :meth:`push`); ask it :meth:`choices`, :meth:`legal_actions`, :meth:`is_legal` and
     :meth:`default_action`. Its data (:class:`GameState`) is read-only for callers."""
 
+    __slots__ = ()
+
     def __init__(
         self,
         players: Sequence[str],
@@ -110,8 +112,7 @@ class Game(GameState):
         :attr:`events` itself (python-chess's name for a checked move) or not at all (a
         replay: the hot path, so the common case runs the step's check directly)."""
         kind = type(action)
-        step = self.step
-        checker = None if step is None else CHECKS[step].get(kind)
+        checker = self.step_checks.get(kind)
         seat = self.seat_index.get(action.player)
         if checker is None or seat is None:  # the game is over, a wrong step, the host...
             seat = engine.check(self, action)  # ...: the whole check, refusals worded there

@@ -58,6 +58,7 @@ def finish(state: GameState, termination: Termination, *, record_year: bool = Tr
     card face up (R-50)."""
     outcome = state.outcome = Outcome.of(termination)
     state.step = None
+    state.step_checks = {}
     state.to_act = frozenset()
     state.pending = {}
     if record_year:

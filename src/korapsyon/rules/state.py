@@ -10,18 +10,21 @@ Invariants:
 2. ``to_act`` holds seats (and :data:`HOST_SEAT` in the discussion); ``pending`` holds the
    last action each of them submitted in this step, and is emptied when a step begins.
 3. ``status`` and ``strikes`` agree: strikes never pass 2 (R-41).
+4. ``step_checks`` is the check table of ``step`` (empty once the game is over): the engine
+   sets both together.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, TypeVar, cast
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import msgspec
 
-from .actions import HOST, Action
+from .actions import HOST, Action, BaseAction
 from .cards import LARGE_DECK, SMALL_DECK
 from .errors import IllegalActionError, MalformedError
 from .events import (
@@ -119,6 +122,22 @@ class GameState:
     (a :class:`~korapsyon.rules.game.Game` does, in :meth:`~korapsyon.rules.game.Game.apply`).
     """
 
+    # Slots, not a __dict__: a game has about sixty attributes, too many for Python's
+    # shared-key instance dicts, and the replay reads them on every action.
+    __slots__ = (
+        "__weakref__", "actions", "audiences", "audit", "auto_jail_cost", "candidates", "card",
+        "coa", "coa_muted", "committee", "committee_size", "corrupt_seats", "corruption_fund",
+        "corruption_fund_target", "decks_given", "events", "forced_target",
+        "good_politician_seats", "initial_decks", "investigation", "kaban", "kaban_last_year",
+        "kaban_public", "large_deck", "last_decrease", "last_protected", "lawyer", "offered",
+        "ombudsperson", "outcome", "pending", "players", "president", "president_since",
+        "project_succeeded", "protected", "public_spending", "public_spending_target",
+        "returns_year", "rng", "roles", "roles_given", "ruleset", "seat_index", "seed",
+        "small_deck", "status", "step", "step_checks", "strikes", "to_act", "tokhang_cost",
+        "treasury_decrease", "witness_target", "witness_used", "year", "year_audit",
+        "year_eliminated", "year_jailed", "years",
+    )  # fmt: skip
+
     def __init__(
         self,
         players: Sequence[str],
@@ -171,6 +190,8 @@ class GameState:
         self.reset_year()
         # The step
         self.step: Step | None = None
+        # the checks of the actions the step accepts (its table entry's, in a plain dict)
+        self.step_checks: dict[type[BaseAction], Callable[[GameState, int, Any], None]] = {}
         self.to_act: frozenset[int] = frozenset()
         self.pending: dict[int, Action] = {}
         self.outcome: Outcome | None = None
@@ -282,8 +303,12 @@ class GameState:
 
     def names(self, seats: Sequence[int] | frozenset[int]) -> tuple[str, ...]:
         """The names of these seats in seat order (the host's as ``@host``)."""
-        names = self.players
-        return tuple([names[s] if s >= 0 else HOST for s in sorted(seats)])
+        order = sorted(seats)
+        if len(order) > 1 and order[0] >= 0:  # (the common case, on the replay's hot path)
+            names: tuple[str, ...] = itemgetter(*order)(self.players)
+            return names
+        players = self.players
+        return tuple([players[s] if s >= 0 else HOST for s in order])
 
     def tally(self, counts: dict[int, int]) -> tuple[tuple[str, int], ...]:
         names = self.players
