@@ -54,7 +54,12 @@ def begin(
     state.step_checks = CHECKS[step]
     state.to_act = frozenset(actors)
     state.pending = {}
-    shown = None if step is Step.HIDDEN else state.names(actors)
+    if step is Step.HIDDEN:  # (who acts in the Hidden Phase is not shown)
+        shown = None
+    else:
+        seats, names = state.roster()  # actors are active: as many are all of them
+        same = len(actors) == len(seats) and step is not Step.DISCUSSION
+        shown = names if same else state.names(actors)
     state.events.append(StepStarted(state.year, EVERYONE, step._value_, shown, options))
 
 
@@ -97,7 +102,7 @@ def start_year(state: GameState, year: int) -> None:
     status = state.status
     for seat, back in enumerate(state.returns_year):
         if back is not None and back <= year and status[seat] is SUSPENDED:
-            status[seat] = ACTIVE
+            state.set_status(seat, ACTIVE)
             state.returns_year[seat] = None
             emit(PlayerReturned(year, EVERYONE, state.players[seat], state.strikes[seat]))
     begin(state, Step.HIDDEN, state.active_seats())

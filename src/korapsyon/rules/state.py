@@ -9,7 +9,8 @@ Invariants:
    (R-34), in that order; later draws of lots use the same generator.
 2. ``to_act`` holds seats (and :data:`HOST_SEAT` in the discussion); ``pending`` holds the
    last action each of them submitted in this step, and is emptied when a step begins.
-3. ``status`` and ``strikes`` agree: strikes never pass 2 (R-41).
+3. ``status`` and ``strikes`` agree: strikes never pass 2 (R-41). ``status`` changes only
+   through :meth:`GameState.set_status`, which keeps :meth:`GameState.roster` true.
 4. ``step_checks`` is the check table of ``step`` (empty once the game is over): the engine
    sets both together.
 """
@@ -125,7 +126,8 @@ class GameState:
     # Slots, not a __dict__: a game has about sixty attributes, too many for Python's
     # shared-key instance dicts, and the replay reads them on every action.
     __slots__ = (
-        "__weakref__", "actions", "audiences", "audit", "auto_jail_cost", "candidates", "card",
+        "__weakref__", "_roster", "actions", "audiences", "audit", "auto_jail_cost",
+        "candidates", "card",
         "coa", "coa_muted", "committee", "committee_size", "corrupt_seats", "corruption_fund",
         "corruption_fund_target", "decks_given", "events", "forced_target",
         "good_politician_seats", "initial_decks", "investigation", "kaban", "kaban_last_year",
@@ -176,7 +178,8 @@ class GameState:
         self.public_spending = 0
         self.corruption_fund = 0
         self.kaban = self.kaban_public = rules.kaban_start
-        self.status: list[PlayerStatus] = [ACTIVE] * n
+        self.status: list[PlayerStatus] = [ACTIVE] * n  # changed by set_status() only
+        self._roster: tuple[tuple[int, ...], tuple[str, ...]] | None = None
         self.strikes: list[int] = [0] * n
         self.returns_year: list[int | None] = [None] * n
         self.president: int | None = None
@@ -294,7 +297,23 @@ class GameState:
         return self.status[seat] is ACTIVE
 
     def active_seats(self) -> list[int]:
-        return [s for s, st in enumerate(self.status) if st is ACTIVE]
+        return list(self.roster()[0])
+
+    def roster(self) -> tuple[tuple[int, ...], tuple[str, ...]]:
+        """The active seats and their names, in seat order (computed again only after a
+        change of status: most steps open for every active player)."""
+        roster = self._roster
+        if roster is None:
+            seats = tuple([s for s, st in enumerate(self.status) if st is ACTIVE])
+            names = self.players
+            roster = self._roster = (seats, tuple([names[s] for s in seats]))
+        return roster
+
+    def set_status(self, seat: int, status: PlayerStatus) -> None:
+        """Change a player's status (R-20, R-40, R-41): the one way to, so that
+        :meth:`roster` follows."""
+        self.status[seat] = status
+        self._roster = None
 
     @property
     def waiting_for(self) -> frozenset[int]:
