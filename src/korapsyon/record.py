@@ -9,7 +9,6 @@ follows GAME_RECORD.md key for key.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from os import PathLike
 from typing import IO, Any, Final, Literal
 
@@ -55,8 +54,7 @@ class _LooseRecord(Record):
     actions: list[Any] = []
 
 
-@dataclass(frozen=True)
-class BadAction:
+class BadAction(msgspec.Struct, frozen=True):
     """Why a replay stopped: the index of the refused action and the reason."""
 
     index: int
