@@ -43,6 +43,7 @@ from .ruleset import MAX_CUSTOM, Ruleset, check_custom_roles, default_roles
 if TYPE_CHECKING:
     from .outcome import Outcome
 
+_ROLES = tuple(Role)  # (iterating the enum itself is slower: once a game)
 _SEAT_AUDIENCES = tuple(Audience.seat(s) for s in range(MAX_CUSTOM))  # (shared by every game)
 HOST_SEAT = -100  # the host's place in ``to_act`` (distinct from every event audience)
 MAX_NAME = 24
@@ -220,7 +221,7 @@ class GameState:
 
     def _seat_roles(self) -> None:
         """Where the roles with powers sit."""
-        seats_of: dict[Role, list[int]] = {role: [] for role in Role}
+        seats_of: dict[Role, list[int]] = {role: [] for role in _ROLES}
         for seat, role in enumerate(self.roles):
             seats_of[role].append(seat)
         self.corrupt_seats = tuple(seats_of[Role.CORRUPT_POLITICIAN])
