@@ -3,10 +3,10 @@ game takes is listed in it, and docs/ARCHITECTURE.md shows the same diagram."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from korapsyon.rules import Game, Ruleset, Step
@@ -65,7 +65,7 @@ def test_the_engine_refuses_a_transition_the_table_does_not_list(
     hidden = STEPS[Step.HIDDEN]
     assert Step.STAND in hidden.successors
     unlisted = tuple(s for s in hidden.successors if s is not Step.STAND)
-    monkeypatch.setitem(STEPS, Step.HIDDEN, dataclasses.replace(hidden, successors=unlisted))
+    monkeypatch.setitem(STEPS, Step.HIDDEN, msgspec.structs.replace(hidden, successors=unlisted))
     *first, last = game.players
     for name in first:
         game.apply(game.default_action(name))

@@ -1,5 +1,5 @@
 """``python -m korapsyon`` runs the command line."""
 
-from korapsyon.cli import main
+from korapsyon.cli import run
 
-main()
+run()

@@ -8,8 +8,9 @@ follows GAME_RECORD.md key for key.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Final, Literal
+from collections.abc import Iterable
+from os import PathLike
+from typing import IO, Any, Final, Literal
 
 import msgspec
 
@@ -53,8 +54,7 @@ class _LooseRecord(Record):
     actions: list[Any] = []
 
 
-@dataclass(frozen=True)
-class BadAction:
+class BadAction(msgspec.Struct, frozen=True):
     """Why a replay stopped: the index of the refused action and the reason."""
 
     index: int
@@ -122,10 +122,10 @@ def replay(record: Record, unreadable: BadAction | None = None) -> tuple[Game, B
     the action :func:`read_record` could not read: if the replay gets that far, it stops
     there, naming the rule of the step that was waiting for it."""
     game = new_game(record)
-    apply = game.apply
+    push = game.push
     for index, action in enumerate(record.actions):
         try:
-            apply(action)
+            push(action)
         except IllegalActionError as exc:
             return game, BadAction(index, str(exc), exc.code)
     if unreadable is None:
@@ -217,3 +217,48 @@ def replay_bytes(data: bytes) -> tuple[dict[str, Any] | None, BadAction | None]:
 def encode_json(value: object, *, indent: int = 0) -> bytes:
     data = _encode(value)
     return msgspec.json.format(data, indent=indent) if indent else data
+
+
+def replay_files(paths: Iterable[str | PathLike[str]], out: IO[bytes], err: IO[str]) -> bool:
+    """``korapsyon replay PATH...`` (GAME_RECORD.md): replay each record and write its
+    summary to ``out`` - indented for one record, one compact line each for several; a
+    record stopped by an action or malformed writes one line to ``err`` (and, among
+    several, an ``illegal`` or ``error`` line to ``out``). True if any record failed."""
+    paths = list(paths)
+    single = len(paths) == 1
+    failed = False
+    for path in paths:
+        try:
+            with open(path, "rb") as file:
+                summary, stop = replay_bytes(file.read())
+        except (OSError, RecordError) as exc:
+            failed = True
+            message = str(exc) if isinstance(exc, RecordError) else f"cannot read: {exc}"
+            err.write(f"{_shown(path)}: {_one_line(message)}\n")
+            if not single:
+                out.write(encode_json({"error": message}) + b"\n")
+            continue
+        if stop is not None:
+            failed = True
+            reason = _one_line(stop.reason)
+            err.write(f"{_shown(path)}: illegal action at index {stop.index}: {reason}\n")
+            if not single:
+                illegal = {"illegal": {"index": stop.index, "reason": stop.reason}}
+                out.write(encode_json(illegal) + b"\n")
+            continue
+        out.write(encode_json(summary, indent=2 if single else 0) + b"\n")
+    out.flush()
+    err.flush()
+    return failed
+
+
+def _shown(path: str | PathLike[str]) -> str:
+    """A path as the command line shows it (normalised as :class:`pathlib.Path` does)."""
+    from pathlib import Path  # only when a record fails: replay's start-up does without
+
+    return str(Path(path))
+
+
+def _one_line(text: str) -> str:
+    """Control characters (a newline in a player's name...) shown escaped: one line."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)

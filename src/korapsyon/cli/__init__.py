@@ -1,46 +1,37 @@
 """The ``korapsyon`` command line: one command per module, each thin (parse, call, print).
 
-The group imports a command's module only when that command runs (or ``--help`` lists
-them), so ``korapsyon replay`` does not pay for the server, the bots or the harnesses.
+:func:`run` is the console script. ``korapsyon replay FILE...`` - the engine's throughput
+benchmark, where start-up counts - runs without click when its arguments are plain paths
+(click's import is a quarter of replay's start-up); every other command line, and
+``replay`` with any option, goes to the click group :data:`main` (:mod:`.group`), imported
+on first use.
 """
 
 from __future__ import annotations
 
-import importlib
+import sys
+from typing import TYPE_CHECKING
 
-import click
-
-COMMANDS = {
-    "play": "play",
-    "replay": "replay",
-    "analyse": "analyse",
-    "bench": "bench",
-    "simulate": "simulate",
-    "serve": "serve",
-    "protocol": "protocol",
-    "loadtest": "loadtest",
-    "crashtest": "crashtest",
-    "attack": "attack",
-}
-"""Each command's name -> the module (in this package) whose attribute of that name it is."""
+if TYPE_CHECKING:
+    import click
 
 
-class LazyGroup(click.Group):
-    """A group whose commands are imported on first use (click's documented pattern)."""
+def run() -> None:
+    """The ``korapsyon`` console script (and ``python -m korapsyon``)."""
+    args = sys.argv[1:]
+    if len(args) > 1 and args[0] == "replay" and not any(a.startswith("-") for a in args[1:]):
+        from ..record import replay_files
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return [*super().list_commands(ctx), *COMMANDS]
+        sys.exit(2 if replay_files(args[1:], sys.stdout.buffer, sys.stderr) else 0)
+    from .group import main
 
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name not in COMMANDS:
-            return super().get_command(ctx, cmd_name)
-        module = importlib.import_module(f"{__name__}.{COMMANDS[cmd_name]}")
-        command = getattr(module, cmd_name)
-        assert isinstance(command, click.Command), f"{cmd_name} is not a click command"
-        return command
+    main()
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="korapsyon")
-def main() -> None:
-    """Korapsyon: rules engine, game records and tools."""
+def __getattr__(name: str) -> click.Group:
+    """``main``, the click group, imported when asked for (PEP 562)."""
+    if name == "main":
+        from .group import main
+
+        return main
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

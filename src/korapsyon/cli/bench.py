@@ -1,4 +1,6 @@
-"""``korapsyon bench``: measure replay throughput and random-play speed, and print them."""
+"""``korapsyon bench``: measure replay throughput and random-play speed, and print them;
+``--versus-lean``: the replay race against the lean reference
+(:mod:`korapsyon.harness.replay_race`)."""
 
 from __future__ import annotations
 
@@ -23,9 +25,23 @@ from .terminal import say
     show_default=True,
     help="Also time the `korapsyon replay` command on the records (a real process).",
 )
-def bench(players: int, games: int, rounds: int, cli: bool) -> None:
+@click.option(
+    "--versus-lean",
+    is_flag=True,
+    help="Instead: the replay race, `korapsyon replay` against the lean reference on "
+    "--games random records of 9-16 players (default 250), alternately, --rounds times.",
+)
+def bench(players: int, games: int, rounds: int, cli: bool, versus_lean: bool) -> None:
     """Print replay throughput (actions/s) and full games/s with random and heuristic bots,
     on one core."""
+    if versus_lean:
+        from ..harness.replay_race import run
+
+        ctx = click.get_current_context()
+        default = ctx.get_parameter_source("games") is click.core.ParameterSource.DEFAULT
+        ran = ctx.get_parameter_source("rounds") is click.core.ParameterSource.DEFAULT
+        run(250 if default else games, 7 if ran else rounds, "mix", 19, say)
+        return
     from ..harness.bench import play_speed, records_for_bench, replay_speed
 
     say(f"Python {sys.version.split()[0]}, {players} players, {games} games, best of {rounds}")

@@ -94,7 +94,8 @@ def target(state: GameState, name: str, rule: str) -> int:
 
 # --- the Hidden Phase (R-21 .. R-24) ------------------------------------------------
 def _check_night(state: GameState, seat: int, action: BaseAction) -> None:
-    check_actor(state, seat, action)
+    if seat not in state.to_act:
+        check_actor(state, seat, action)
     if type(action) is not NIGHT_ACTIONS[state.roles[seat]]:
         raise illegal(
             "wrong_role",
@@ -145,8 +146,7 @@ def check_auto_jail(state: GameState, seat: int, action: AutoJail) -> None:
         )
 
 
-def check_ready(state: GameState, seat: int, action: Ready) -> None:
-    _check_night(state, seat, action)
+check_ready = _check_night  # the decoy tap, checked as every night action is
 
 
 # --- the Public Phase (R-33 .. R-36) ------------------------------------------------

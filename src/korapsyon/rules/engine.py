@@ -17,7 +17,7 @@ from .outcome import Termination
 from .state import ACTIVE, HOST_SEAT, SUSPENDED, GameState, Step
 from .steps import STEPS
 
-_CHECKS = {step: dict(spec.checks) for step, spec in STEPS.items()}  # (a plain dict: faster)
+CHECKS = {step: dict(spec.checks) for step, spec in STEPS.items()}  # (a plain dict: faster)
 
 
 class TransitionError(AssertionError):
@@ -32,7 +32,7 @@ def check(state: GameState, action: BaseAction) -> int:
         assert state.outcome is not None
         raise illegal("game_over", state.outcome.rule, "the game is over")
     kind = type(action)
-    checker = _CHECKS[step].get(kind)
+    checker = CHECKS[step].get(kind)
     if checker is None:
         spec = STEPS[step]
         wanted = ", ".join(sorted({cls.kind for cls in spec.checks}))
@@ -51,10 +51,16 @@ def begin(
 ) -> None:
     """Open ``step`` for these actors (nobody has submitted yet)."""
     state.step = step
+    state.step_checks = CHECKS[step]
     state.to_act = frozenset(actors)
     state.pending = {}
-    shown = None if step is Step.HIDDEN else state.names(actors)
-    state.events.append(StepStarted(state.year, EVERYONE, step.value, shown, options))
+    if step is Step.HIDDEN:  # (who acts in the Hidden Phase is not shown)
+        shown = None
+    else:
+        seats, names = state.roster()  # actors are active: as many are all of them
+        same = len(actors) == len(seats) and step is not Step.DISCUSSION
+        shown = names if same else state.names(actors)
+    state.events.append(StepStarted(state.year, EVERYONE, step._value_, shown, options))
 
 
 def advance(state: GameState) -> None:
@@ -96,7 +102,7 @@ def start_year(state: GameState, year: int) -> None:
     status = state.status
     for seat, back in enumerate(state.returns_year):  # R-20
         if back is not None and back <= year and status[seat] is SUSPENDED:
-            status[seat] = ACTIVE
+            state.set_status(seat, ACTIVE)
             state.returns_year[seat] = None
             emit(PlayerReturned(year, EVERYONE, state.players[seat], state.strikes[seat]))
     begin(state, Step.HIDDEN, state.active_seats())

@@ -80,6 +80,8 @@ class Game(GameState):
     :meth:`push`); ask it :meth:`choices`, :meth:`legal_actions`, :meth:`is_legal` and
     :meth:`default_action`. Its data (:class:`GameState`) is read-only for callers."""
 
+    __slots__ = ()
+
     def __init__(
         self,
         players: Sequence[str],
@@ -100,21 +102,33 @@ class Game(GameState):
 
         Raises :class:`IllegalActionError` (and changes nothing) if the rules forbid it.
         """
-        seat = engine.check(self, action)
         events = self.events
         start = len(events)
-        self.actions.append(action)
+        self.push(action)
+        return events[start:]
+
+    def push(self, action: Action) -> None:
+        """:meth:`apply` without returning the events, for a caller that reads
+        :attr:`events` itself (python-chess's name for a checked move) or not at all (a
+        replay: the hot path, so the common case runs the step's check directly)."""
         kind = type(action)
+        checker = self.step_checks.get(kind)
+        seat = self.seat_index.get(action.player)
+        if checker is None or seat is None:  # the game is over, a wrong step, the host...
+            seat = engine.check(self, action)  # ...: the whole check, refusals worded there
+        else:
+            checker(self, seat, action)
+        self.actions.append(action)
         if kind in _TALK:  # the discussion's actions are never pending
             self._discuss(seat, action)
-        else:
-            pending = self.pending
-            pending[seat] = action
-            audience = CORRUPT if kind is Corrupt else self.audiences[seat]
-            events.append(ActionTaken(self.year, audience, action))
-            if len(pending) == len(self.to_act):
-                engine.advance(self)
-        return events[start:]
+            return
+        pending = self.pending
+        pending[seat] = action
+        self.events.append(
+            ActionTaken(self.year, CORRUPT if kind is Corrupt else self.audiences[seat], action)
+        )
+        if len(pending) == len(self.to_act):
+            engine.advance(self)
 
     def _discuss(self, seat: int, action: Action) -> None:
         if isinstance(action, EndDiscussion):
@@ -129,11 +143,6 @@ class Game(GameState):
                     action.role, action.aligned, action.kickback,
                 )
             )  # fmt: skip
-
-    def push(self, action: Action) -> None:
-        """:meth:`apply`, for a caller that reads :attr:`events` itself (python-chess's
-        name for a checked move)."""
-        self.apply(action)
 
     # ------------------------------------------------------------------ queries
     def is_legal(self, action: BaseAction) -> bool:

@@ -26,7 +26,7 @@ def jail(state: GameState, seat: int, cause: str) -> None:
         eliminate(state, seat, cause)
         return
     back = state.year + state.ruleset.suspension_years + 1
-    state.status[seat] = SUSPENDED
+    state.set_status(seat, SUSPENDED)
     state.returns_year[seat] = back
     state.events.append(PlayerJailed(state.year, EVERYONE, name, strikes, back, cause))
 
@@ -34,8 +34,8 @@ def jail(state: GameState, seat: int, cause: str) -> None:
 def eliminate(state: GameState, seat: int, cause: str) -> None:
     """R-40, and R-50: a purge ends the game at once."""
     role = state.roles[seat]
+    state.set_status(seat, ELIMINATED)
     status = state.status
-    status[seat] = ELIMINATED
     state.returns_year[seat] = None
     if state.president == seat:
         state.president = None
@@ -58,6 +58,7 @@ def finish(state: GameState, termination: Termination, *, record_year: bool = Tr
     card face up (R-50)."""
     outcome = state.outcome = Outcome.of(termination)
     state.step = None
+    state.step_checks = {}
     state.to_act = frozenset()
     state.pending = {}
     if record_year:

@@ -110,10 +110,14 @@ def default_roles(players: int) -> list[Role]:
             f"not {players}",
             rule="R-01",
         )
-    roles: list[Role] = []
-    for role, count in zip(_ROLE_ORDER, _COMPOSITION[players], strict=True):
-        roles.extend([role] * count)
-    return roles
+    return list(_DEFAULT_ROLES[players])
+
+
+_DEFAULT_ROLES: dict[int, tuple[Role, ...]] = {
+    players: tuple(role for role, count in zip(_ROLE_ORDER, row, strict=True) for _ in range(count))
+    for players, row in _COMPOSITION.items()
+}
+"""The R-02 deal of each table size, before the shuffle (built once, copied per game)."""
 
 
 def check_custom_roles(roles: Sequence[Role]) -> None:

@@ -9,19 +9,23 @@ Invariants:
    (R-34), in that order; later draws of lots use the same generator.
 2. ``to_act`` holds seats (and :data:`HOST_SEAT` in the discussion); ``pending`` holds the
    last action each of them submitted in this step, and is emptied when a step begins.
-3. ``status`` and ``strikes`` agree: strikes never pass 2 (R-41).
+3. ``status`` and ``strikes`` agree: strikes never pass 2 (R-41). ``status`` changes only
+   through :meth:`GameState.set_status`, which keeps :meth:`GameState.roster` true.
+4. ``step_checks`` is the check table of ``step`` (empty once the game is over): the engine
+   sets both together.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, NamedTuple, TypeVar, cast
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import msgspec
 
-from .actions import HOST, Action
+from .actions import HOST, Action, BaseAction
 from .cards import LARGE_DECK, SMALL_DECK
 from .errors import IllegalActionError, MalformedError
 from .events import (
@@ -34,11 +38,13 @@ from .events import (
     TeamRevealed,
 )
 from .roles import Role, Team
-from .ruleset import Ruleset, check_custom_roles, default_roles
+from .ruleset import MAX_CUSTOM, Ruleset, check_custom_roles, default_roles
 
 if TYPE_CHECKING:
     from .outcome import Outcome
 
+_ROLES = tuple(Role)  # (iterating the enum itself is slower: once a game)
+_SEAT_AUDIENCES = tuple(Audience.seat(s) for s in range(MAX_CUSTOM))  # (shared by every game)
 HOST_SEAT = -100  # the host's place in ``to_act`` (distinct from every event audience)
 MAX_NAME = 24
 RESERVED_NAMES = (HOST, "@moderator")  # records and views use these for non-players
@@ -75,10 +81,11 @@ class Step(StrEnum):
     JAIL_RUNOFF = "jail_runoff"
 
 
-class Next(NamedTuple):
+class Next(msgspec.Struct, frozen=True, gc=False):
     """What a step's resolution leads to: the next step, who must act in it and what it
     offers (candidates, tied players, the two cards). The engine takes it only if the step
-    table lists it as a successor."""
+    table lists it as a successor. (A struct, not a named tuple: built in C, once a step on
+    the replay's hot path.)"""
 
     step: Step
     actors: Sequence[int]
@@ -117,6 +124,23 @@ class GameState:
     (a :class:`~korapsyon.rules.game.Game` does, in :meth:`~korapsyon.rules.game.Game.apply`).
     """
 
+    # Slots, not a __dict__: a game has about sixty attributes, too many for Python's
+    # shared-key instance dicts, and the replay reads them on every action.
+    __slots__ = (
+        "__weakref__", "_roster", "actions", "audiences", "audit", "auto_jail_cost",
+        "candidates", "card",
+        "coa", "coa_muted", "committee", "committee_size", "corrupt_seats", "corruption_fund",
+        "corruption_fund_target", "decks_given", "events", "forced_target",
+        "good_politician_seats", "initial_decks", "investigation", "kaban", "kaban_last_year",
+        "kaban_public", "large_deck", "last_decrease", "last_protected", "lawyer", "offered",
+        "ombudsperson", "outcome", "pending", "players", "president", "president_since",
+        "project_succeeded", "protected", "public_spending", "public_spending_target",
+        "returns_year", "rng", "roles", "roles_given", "ruleset", "seat_index", "seed",
+        "small_deck", "status", "step", "step_checks", "strikes", "to_act", "tokhang_cost",
+        "treasury_decrease", "witness_target", "witness_used", "year", "year_audit",
+        "year_eliminated", "year_jailed", "years",
+    )  # fmt: skip
+
     def __init__(
         self,
         players: Sequence[str],
@@ -145,7 +169,7 @@ class GameState:
         self.decks_given = decks is not None
 
         self.seat_index = {name: seat for seat, name in enumerate(self.players)}
-        self.audiences: tuple[Audience, ...] = tuple(Audience.seat(s) for s in range(n))
+        self.audiences: tuple[Audience, ...] = _SEAT_AUDIENCES[:n]
         self.public_spending_target, self.corruption_fund_target = rules.targets(n)
         self.auto_jail_cost = rules.auto_jail_cost(n)
         self.tokhang_cost = rules.tokhang_cost(n)
@@ -155,7 +179,8 @@ class GameState:
         self.public_spending = 0
         self.corruption_fund = 0
         self.kaban = self.kaban_public = rules.kaban_start
-        self.status: list[PlayerStatus] = [ACTIVE] * n
+        self.status: list[PlayerStatus] = [ACTIVE] * n  # changed by set_status() only
+        self._roster: tuple[tuple[int, ...], tuple[str, ...]] | None = None
         self.strikes: list[int] = [0] * n
         self.returns_year: list[int | None] = [None] * n
         self.president: int | None = None
@@ -169,6 +194,8 @@ class GameState:
         self.reset_year()
         # The step
         self.step: Step | None = None
+        # the checks of the actions the step accepts (its table entry's, in a plain dict)
+        self.step_checks: dict[type[BaseAction], Callable[[GameState, int, Any], None]] = {}
         self.to_act: frozenset[int] = frozenset()
         self.pending: dict[int, Action] = {}
         self.outcome: Outcome | None = None
@@ -194,7 +221,7 @@ class GameState:
 
     def _seat_roles(self) -> None:
         """Where the roles with powers sit."""
-        seats_of: dict[Role, list[int]] = {role: [] for role in Role}
+        seats_of: dict[Role, list[int]] = {role: [] for role in _ROLES}
         for seat, role in enumerate(self.roles):
             seats_of[role].append(seat)
         self.corrupt_seats = tuple(seats_of[Role.CORRUPT_POLITICIAN])
@@ -271,7 +298,23 @@ class GameState:
         return self.status[seat] is ACTIVE
 
     def active_seats(self) -> list[int]:
-        return [s for s, st in enumerate(self.status) if st is ACTIVE]
+        return list(self.roster()[0])
+
+    def roster(self) -> tuple[tuple[int, ...], tuple[str, ...]]:
+        """The active seats and their names, in seat order (computed again only after a
+        change of status: most steps open for every active player)."""
+        roster = self._roster
+        if roster is None:
+            seats = tuple([s for s, st in enumerate(self.status) if st is ACTIVE])
+            names = self.players
+            roster = self._roster = (seats, tuple([names[s] for s in seats]))
+        return roster
+
+    def set_status(self, seat: int, status: PlayerStatus) -> None:
+        """Change a player's status (R-20, R-40, R-41): the one way to, so that
+        :meth:`roster` follows."""
+        self.status[seat] = status
+        self._roster = None
 
     @property
     def waiting_for(self) -> frozenset[int]:
@@ -280,12 +323,16 @@ class GameState:
 
     def names(self, seats: Sequence[int] | frozenset[int]) -> tuple[str, ...]:
         """The names of these seats in seat order (the host's as ``@host``)."""
-        names = self.players
-        return tuple([names[s] if s >= 0 else HOST for s in sorted(seats)])
+        order = sorted(seats)
+        if len(order) > 1 and order[0] >= 0:  # (the common case, on the replay's hot path)
+            names: tuple[str, ...] = itemgetter(*order)(self.players)
+            return names
+        players = self.players
+        return tuple([players[s] if s >= 0 else HOST for s in order])
 
     def tally(self, counts: dict[int, int]) -> tuple[tuple[str, int], ...]:
         names = self.players
-        return tuple((names[s], c) for s, c in sorted(counts.items()))
+        return tuple([(names[s], c) for s, c in sorted(counts.items())])
 
     def year_record(self) -> YearRecord:
         return YearRecord(

@@ -19,10 +19,11 @@ Invariants (the engine keeps them; tests/test_steps.py checks them):
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
+
+import msgspec
 
 from . import checks, choices, night, votes
 from .actions import (
@@ -68,8 +69,7 @@ Default = Callable[[GameState, int, str], Action]
 Resolve = Callable[[GameState], Next | None]
 
 
-@dataclass(frozen=True)
-class StepSpec:
+class StepSpec(msgspec.Struct, frozen=True):
     """One step: its rule, actors and title; ``checks`` maps each action kind it accepts to
         that kind's check; ``choices`` and ``default`` answer for one seat that must act;
         ``resolve`` runs once every actor has submitted (the discussion: when the host ends it)
@@ -158,7 +158,7 @@ _SPECS = (
         duration=30,
     ),
     _ELECT,
-    replace(  # the same vote among the tied; lots settle a second tie
+    msgspec.structs.replace(  # the same vote among the tied; lots settle a second tie
         _ELECT, step=Step.ELECT_RUNOFF, title="Election runoff", successors=(Step.PICK_PROJECT,)
     ),
     StepSpec(
@@ -221,7 +221,7 @@ _SPECS = (
         duration=30,
     ),
     _JAIL_VOTE,
-    replace(  # the same vote among the tied; a second tie jails nobody
+    msgspec.structs.replace(  # the same vote among the tied; a second tie jails nobody
         _JAIL_VOTE, step=Step.JAIL_RUNOFF, title="Jail runoff", successors=(None,)
     ),
 )  # fmt: skip

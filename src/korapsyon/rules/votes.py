@@ -72,7 +72,8 @@ def resolve_elect(state: GameState) -> Next:
             counts[index[vote.candidate]] += 1
     step = state.step
     assert step is not None
-    state.events.append(VoteTally(state.year, EVERYONE, step.value, state.tally(counts), abstained))
+    tally = state.tally(counts)
+    state.events.append(VoteTally(state.year, EVERYONE, step._value_, tally, abstained))
     if not counts:  # nobody active: no President this Year
         return begin_project(state)
     top = max(counts.values())
@@ -127,7 +128,8 @@ def resolve_pick_project(state: GameState) -> Next:
 def resolve_pick_committee(state: GameState) -> Next:
     (choice,) = ballots(state.pending, PickCommittee).values()
     assert state.card is not None
-    state.committee = tuple(state.seat_index[name] for name in choice.members)
+    index = state.seat_index
+    state.committee = tuple([index[name] for name in choice.members])
     state.events.append(CommitteeNamed(state.year, EVERYONE, state.card, choice.members))
     return Next(Step.COMMITTEE_VOTE, state.committee)
 
@@ -138,7 +140,7 @@ def resolve_committee_vote(state: GameState) -> Next:
     year, emit = state.year, state.events.append
     assert state.card is not None
     card = CARDS[state.card]
-    support = sum(1 for vote in ballots(state.pending, CommitteeVote).values() if vote.support)
+    support = [vote.support for vote in ballots(state.pending, CommitteeVote).values()].count(True)
     size = len(state.committee)
     succeeded = support * 2 > size
     state.project_succeeded = succeeded
@@ -193,7 +195,8 @@ def begin_jail_vote(state: GameState) -> Next:
     forced = state.forced_target
     if forced is not None and state.status[forced] is ACTIVE and forced != state.president:
         return Next(Step.FORCED_JAIL_VOTE, active, (state.players[forced],))
-    state.candidates = tuple(s for s in active if s != state.president)
+    president = state.president
+    state.candidates = tuple([s for s in active if s != president])
     return Next(Step.JAIL_VOTE, active, state.names(state.candidates))
 
 
@@ -222,7 +225,7 @@ def _resolve_yes_no(
     step = state.step
     assert step is not None
     tally = (("yes", yes), ("no", no))
-    state.events.append(VoteTally(state.year, EVERYONE, step.value, tally, abstained))
+    state.events.append(VoteTally(state.year, EVERYONE, step._value_, tally, abstained))
     if yes > no:  # yes > half of the valid votes
         jail(state, seat, cause)
     else:

@@ -1,0 +1,1 @@
+"""Tests of the harnesses (the lean reference replay)."""
