@@ -16,6 +16,9 @@ small for the Tokhang everyone saw) raises :class:`Inconsistent` and is drawn ag
 Why replay rather than writing a game state directly: the engine's state is read-only for
 callers (``Game``'s invariant), and a replay is checked by the same rules as every game,
 so a world can never hold a state the rules could not reach.
+
+The module is a little over 400 lines because it is one walk through the game: each step's
+made-up choices sit beside the others, read in the order a Year runs.
 """
 
 from __future__ import annotations
@@ -170,7 +173,7 @@ class _Replay:
             end = _next_step(seen, self.cursor)
             segment = seen[self.cursor : len(seen) if end is None else end]
             if game.step is Step.DISCUSSION:
-                self._discussion(segment, resolved=end is not None)
+                self._discussion(segment)
             else:
                 self._step(segment, resolved=end is not None)
             self._check()
@@ -363,7 +366,7 @@ class _Replay:
         return Corrupt(player=name, nakaw=nakaw, suhol=suhol, tokhang=tokhang)
 
     # ------------------------------------------------------------------ the discussion
-    def _discussion(self, segment: Sequence[BaseEvent], *, resolved: bool) -> None:
+    def _discussion(self, segment: Sequence[BaseEvent]) -> None:
         game = self.game
         for event in segment:
             if isinstance(event, ClaimMade):
@@ -381,7 +384,6 @@ class _Replay:
                 if omb is None:
                     raise Inconsistent("a Witness without an Ombudsperson")
                 self._apply(Witness(player=game.players[omb]))
-        del resolved
 
 
 def _witnessed_by_me(segment: Sequence[BaseEvent]) -> bool:
