@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from korapsyon.bots import HeuristicAgent, seat_agents
 from korapsyon.bots.agent import Agent, Prompt, play, prompt_for
+from korapsyon.bots.search import Budget, SearchAgent
 from korapsyon.rules import Game, Role
 from korapsyon.rules.actions import Action, JailVote
 from korapsyon.rules.steps import Step
@@ -101,3 +102,13 @@ def test_the_harness_catches_a_bot_that_peeks() -> None:
             if bot_a.act(prompt_a) != bot_b.act(prompt_b):
                 return  # caught
     raise AssertionError("a bot that reads hidden roles went unnoticed")
+
+
+def test_search_bot_decides_only_on_what_its_seat_may_see() -> None:
+    """The search bot (a small budget) in 3 pairs of games: its worlds, roll-outs and
+    choices come from its seat's events and its seed alone."""
+    budget = Budget(worlds=2, options=2)
+    compared, differing = _decisions_agree(
+        lambda game, name: SearchAgent(f"bot/{name}", budget=budget), 3
+    )
+    assert differing >= 10, (compared, differing)

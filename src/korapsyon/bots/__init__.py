@@ -4,6 +4,9 @@
   driver :func:`~.agent.play`;
 * :mod:`.random_bot` - uniformly random legal actions;
 * :mod:`.heuristic` - the default bot, which plays every role sensibly;
+* :mod:`.beliefs` - who probably holds which role, from one view's events;
+* :mod:`.search` - the ``search`` bot: determinised Monte Carlo over worlds drawn from its
+  beliefs, with heuristic roll-outs;
 * :mod:`.text` - a plain-text rendering of a view, for language-model agents.
 """
 
@@ -16,17 +19,22 @@ from ..rules.game import Game
 from ..rules.roles import Role
 from .agent import Agent, Prompt, play, prompt_for
 from .heuristic import Board, HeuristicAgent
-from .kinds import BOT_KINDS
+from .kinds import AGENT_KINDS, BOT_KINDS
 from .random_bot import RandomAgent
 
 
 def make_agent(kind: str, seed: int | str, board: Board | None = None) -> Agent:
-    """One agent: ``heuristic`` (sharing ``board`` if given) or ``random``."""
+    """One agent: ``heuristic`` (sharing ``board`` if given), ``random`` or ``search``
+    (its heuristic part sharing ``board``)."""
     if kind == "heuristic":
         return HeuristicAgent(seed, board)
     if kind == "random":
         return RandomAgent(seed)
-    raise ValueError(f"unknown bot kind {kind!r}; choose heuristic or random")
+    if kind == "search":
+        from .search import SearchAgent  # (numpy and the beliefs: loaded when asked for)
+
+        return SearchAgent(seed, board)
+    raise ValueError(f"unknown bot kind {kind!r}; choose from {', '.join(AGENT_KINDS)}")
 
 
 def seat_agents(
@@ -34,10 +42,11 @@ def seat_agents(
 ) -> dict[str, Agent]:
     """An agent for every seat of ``game``.
 
-    ``kind`` is ``heuristic``, ``random`` or ``mix`` (each seat drawn 50/50 from the seed),
-    ``GOOD:BAD`` (e.g. ``heuristic:random``: the Good seats heuristic, the Corrupt random),
-    or a function (seat, role) -> ``heuristic`` | ``random``. Heuristic agents of one game
-    share one public :class:`Board` (it only ever reads public events). Each agent's own
+    ``kind`` is ``heuristic``, ``random``, ``search`` or ``mix`` (each seat drawn 50/50
+    heuristic or random from the seed), ``GOOD:BAD`` (e.g. ``search:heuristic``: the Good
+    seats search, the Corrupt heuristic), or a function (seat, role) -> a kind. The
+    heuristic agents of one game (and the search agents' heuristic part) share one public
+    :class:`Board` (it only ever reads public events). Each agent's own
     randomness is seeded from ``seed`` and its seat.
     """
     if isinstance(kind, str) and ":" in kind:
@@ -55,13 +64,14 @@ def seat_agents(
             chosen = "heuristic" if mixer.random() < 0.5 else "random"
         else:
             chosen = kind
-        if chosen not in ("heuristic", "random"):
+        if chosen not in AGENT_KINDS:
             raise ValueError(f"unknown bot kind {chosen!r}; choose from {', '.join(BOT_KINDS)}")
         agents[name] = make_agent(chosen, f"{seed}/{seat}", board)
     return agents
 
 
 __all__ = [
+    "AGENT_KINDS",
     "BOT_KINDS",
     "Agent",
     "Board",

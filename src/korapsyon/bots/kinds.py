@@ -1,4 +1,16 @@
 """The names of the kinds of bot (kept apart so the command line can list them cheaply)."""
 
-BOT_KINDS = ("heuristic", "random", "mix", "heuristic:random", "random:heuristic")
-"""``heuristic`` and ``random`` everywhere, a 50/50 ``mix``, or GOOD:BAD teams."""
+AGENT_KINDS = ("heuristic", "random", "search")
+"""The kinds of agent one seat may hold."""
+
+BOT_KINDS = (
+    "heuristic",
+    "random",
+    "search",
+    "mix",
+    "heuristic:random",
+    "random:heuristic",
+    "search:heuristic",
+    "heuristic:search",
+)
+"""One kind everywhere, a 50/50 heuristic/random ``mix``, or GOOD:BAD teams."""

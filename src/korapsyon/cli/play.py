@@ -27,7 +27,8 @@ from .terminal import say
     type=click.Choice(list(BOT_KINDS)),
     default="random",
     show_default=True,
-    help="Who plays the seats: random or heuristic bots, a mix, or GOOD:BAD (docs/BOTS.md).",
+    help="Who plays the seats: random, heuristic or search bots, a mix, or GOOD:BAD "
+    "(docs/BOTS.md).",
 )
 @click.option(
     "--as",

@@ -48,7 +48,8 @@ def _player_counts(text: str) -> tuple[int, ...]:
     type=click.Choice(list(BOT_KINDS)),
     default="heuristic",
     show_default=True,
-    help="Who plays: heuristic or random bots, a 50/50 mix, or GOOD:BAD teams.",
+    help="Who plays: heuristic, random or search bots, a 50/50 mix, or GOOD:BAD teams "
+    "(search is slow: docs/BOTS.md).",
 )
 @click.option(
     "--rule",

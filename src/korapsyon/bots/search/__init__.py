@@ -1,0 +1,200 @@
+"""The ``search`` bot: determinised Monte Carlo over worlds drawn from its seat's beliefs.
+
+At a decision with a real choice, a :class:`SearchAgent`
+
+1. takes the heuristic bot's choice as its first option and adds the few alternatives its
+   beliefs rank best for its team (:mod:`.options`);
+2. draws ``worlds`` role assignments from its :class:`~korapsyon.bots.beliefs.Beliefs`
+   (what its view allows, weighted by the behaviour model) and rebuilds each as an engine
+   game consistent with everything it saw (:mod:`.worlds`; the hidden choices of the other
+   seats made up to agree with what was public, a world that cannot is drawn again);
+3. plays every option in every world to the end of the game (or ``horizon`` Years, then a
+   tracker-based estimate) with heuristic bots in every seat, the same roll-out seed for
+   every option of one world (common random numbers), and keeps the option whose team
+   won most often; a tie keeps the heuristic's choice.
+
+Talk (the discussion's claims), decisions with one legal option and a Corrupt night that
+a teammate has already chosen (the team follows its first chooser, as the heuristic does)
+are the heuristic's. It reads only what its seat observes and, once, the ruleset from its
+view; every draw comes from its own seeded generator, so a game is reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ...rules.actions import Action, Corrupt
+from ...rules.errors import KorapsyonError
+from ...rules.events import CORRUPT, ActionTaken, BaseEvent, RoleDealt
+from ...rules.game import Game
+from ...rules.outcome import Winner
+from ...rules.roles import Role, Team
+from ...rules.ruleset import Ruleset
+from ...rules.steps import Step
+from ..agent import Prompt, play
+from ..beliefs import Beliefs
+from ..heuristic import Board, HeuristicAgent
+from .options import candidate_actions
+from .worlds import Inconsistent, Table, build_world
+
+__all__ = ["Budget", "SearchAgent", "SearchStats"]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much one decision may cost: ``worlds`` sampled worlds, each playing out up to
+    ``options`` options (``worlds * options`` roll-outs); ``draws`` role assignments tried
+    per world before giving up on it; ``horizon`` Years played out (None: to the end)."""
+
+    worlds: int = 4
+    options: int = 3
+    draws: int = 3
+    horizon: int | None = None
+
+
+DEFAULT_BUDGET = Budget()
+
+
+@dataclass
+class SearchStats:
+    """What one agent did: decisions asked, searched, roll-outs, worlds that failed."""
+
+    decisions: int = 0
+    searched: int = 0
+    rollouts: int = 0
+    worlds: int = 0
+    rejected: int = 0
+    changed: int = 0  # searched decisions where it did not take the heuristic's choice
+    by_step: dict[str, int] = field(default_factory=dict)
+
+
+class SearchAgent:
+    """Plays a seat by determinised search with heuristic roll-outs (see the module)."""
+
+    def __init__(
+        self, seed: int | str = 0, board: Board | None = None, budget: Budget = DEFAULT_BUDGET
+    ) -> None:
+        self.inner = HeuristicAgent(seed, board)
+        self.rng = random.Random(f"{seed}/search")
+        self.budget = budget
+        self.events: list[BaseEvent] = []
+        self.beliefs: Beliefs | None = None
+        self.role: Role | None = None
+        self.ruleset: Ruleset | None = None
+        self.team_chose: set[int] = set()  # Years a teammate chose the night first
+        self.stats = SearchStats()
+
+    # ------------------------------------------------------------------ observe
+    def observe(self, events: Sequence[BaseEvent]) -> None:
+        self.inner.observe(events)
+        self.events.extend(events)
+        if self.beliefs is None:
+            self.beliefs = Beliefs.start(events)
+        else:
+            self.beliefs.observe(events)
+        for event in events:
+            if isinstance(event, RoleDealt):
+                self.role = event.role
+            elif (
+                isinstance(event, ActionTaken)
+                and event.audience == CORRUPT
+                and isinstance(event.action, Corrupt)
+            ):
+                self.team_chose.add(event.year)
+
+    # ------------------------------------------------------------------ act
+    def act(self, prompt: Prompt) -> Action | None:
+        proposal = self.inner.act(prompt)
+        if prompt.optional or proposal is None:
+            return proposal
+        self.stats.decisions += 1
+        if prompt.step is Step.HIDDEN and prompt.year in self.team_chose:
+            return proposal  # follow the teammate who chose first
+        beliefs = self.beliefs
+        assert beliefs is not None
+        good = self.role is not None and self.role.team is Team.GOOD
+        corrupt = beliefs.corrupt_probability()
+        foe = {n: (p if good else 1.0 - p) for n, p in corrupt.items()}
+
+        def good_politician() -> Mapping[str, float]:
+            assert beliefs is not None
+            return {n: r[Role.GOOD_POLITICIAN] for n, r in beliefs.role_probability().items()}
+
+        options = candidate_actions(prompt, proposal, foe, self.budget.options, good_politician)
+        if len(options) < 2:
+            return proposal
+        if self.ruleset is None:
+            self.ruleset = Ruleset.from_wire(prompt.view()["ruleset"])
+        worlds = self._worlds()
+        if not worlds:
+            return proposal
+        scores = [0.0] * len(options)
+        for world in worlds:
+            seed = self.rng.getrandbits(62)
+            for i, option in enumerate(options):
+                scores[i] += self._rollout(world, option, seed, good)
+        best = max(range(len(options)), key=lambda i: (scores[i], -i))
+        stats = self.stats
+        stats.searched += 1
+        stats.rollouts += len(worlds) * len(options)
+        stats.changed += best != 0
+        stats.by_step[prompt.step.value] = stats.by_step.get(prompt.step.value, 0) + 1
+        return options[best]
+
+    # ------------------------------------------------------------------ worlds
+    def _worlds(self) -> list[Game]:
+        beliefs, ruleset = self.beliefs, self.ruleset
+        assert beliefs is not None and beliefs.seat is not None and ruleset is not None
+        table = Table(beliefs.seat, beliefs.players, ruleset, tuple(self.events))
+        worlds: list[Game] = []
+        for _ in range(self.budget.worlds):
+            for _ in range(self.budget.draws):
+                try:
+                    worlds.append(build_world(table, beliefs.sample(self.rng), self.rng))
+                except Inconsistent:
+                    self.stats.rejected += 1
+                    continue
+                self.stats.worlds += 1
+                break
+        return worlds
+
+    def _rollout(self, world: Game, option: Action, seed: int, good: bool) -> float:
+        """Play ``option`` in a copy of ``world`` and on with heuristic bots: 1 if the
+        seat's team wins, 0.5 a draw, 0 a loss."""
+        game = Game(
+            world.players,
+            roles=world.roles,
+            seed=world.seed,
+            ruleset=world.ruleset,
+            decks=world.initial_decks,
+        )
+        for action in world.actions:
+            game.apply(action)
+        try:
+            game.apply(option)
+        except KorapsyonError:
+            return 0.0
+        board = Board()
+        agents = {name: HeuristicAgent(f"{seed}/{s}", board) for s, name in enumerate(game.players)}
+        budget = None
+        if self.budget.horizon is not None:
+            budget = 80 * self.budget.horizon * len(game.players) // 13
+        play(game, agents, random.Random(seed), max_actions=budget)
+        outcome = game.outcome
+        if outcome is None:
+            return _estimate(game, good)
+        if outcome.winner is Winner.DRAW:
+            return 0.5
+        return 1.0 if (outcome.winner is Winner.GOOD) == good else 0.0
+
+
+def _estimate(game: Game, good: bool) -> float:
+    """A game stopped at the horizon: how far each side is from its target (a rough
+    value in [0, 1] for Good, from the trackers)."""
+    ps = game.public_spending / game.public_spending_target
+    cf = game.corruption_fund / game.corruption_fund_target
+    value = 0.5 + 0.5 * (ps - cf)
+    value = min(1.0, max(0.0, value))
+    return value if good else 1.0 - value

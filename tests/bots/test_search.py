@@ -1,0 +1,103 @@
+"""The search bot: legal play, worlds that reproduce exactly what the seat saw, and
+reproducible games. (That it decides only on its seat's view: tests/bots/test_no_cheating.)"""
+
+from __future__ import annotations
+
+import random
+
+from korapsyon.bots import seat_agents
+from korapsyon.bots.agent import Agent, play
+from korapsyon.bots.heuristic import Board
+from korapsyon.bots.search import Budget, SearchAgent
+from korapsyon.bots.search.worlds import Inconsistent, Table, build_world
+from korapsyon.record import record_of, write_record
+from korapsyon.rules import Game, Role, Ruleset
+from korapsyon.rules.events import visible_to
+from korapsyon.rules.views import player_view
+from korapsyon.selfplay import table
+from tests.hidden_variants import random_setup
+
+SMALL = Budget(worlds=2, options=2)
+
+
+def _search_game(players: int, seed: int, searchers: str = "all") -> tuple[Game, list[SearchAgent]]:
+    game = Game(table(players), seed=seed, ruleset=Ruleset(max_years=3))
+    agents: dict[str, Agent] = dict(seat_agents(game, "heuristic", seed))
+    board = Board()
+    searching: list[SearchAgent] = []
+    for seat, name in enumerate(game.players):
+        corrupt = game.roles[seat] is Role.CORRUPT_POLITICIAN
+        if searchers == "all" or (searchers == "bad") == corrupt:
+            agent = SearchAgent(f"{seed}/{seat}", board, SMALL)
+            agents[name] = agent
+            searching.append(agent)
+    play(game, agents, random.Random(seed))
+    return game, searching
+
+
+def test_search_bots_in_every_seat_play_legal_games_to_the_end() -> None:
+    """Game.apply refuses any illegal action: the games end, and the bots searched."""
+    for seed in (1, 2):
+        game, agents = _search_game(9, seed)
+        assert game.outcome is not None
+        searched = sum(agent.stats.searched for agent in agents)
+        assert searched >= 20, searched
+        worlds = sum(agent.stats.worlds for agent in agents)
+        rejected = sum(agent.stats.rejected for agent in agents)
+        assert worlds > 4 * rejected, (worlds, rejected)  # most draws rebuild
+
+
+def test_a_search_game_is_reproducible_from_its_seed() -> None:
+    first, _ = _search_game(9, 7, "bad")
+    second, _ = _search_game(9, 7, "bad")
+    assert write_record(record_of(first)) == write_record(record_of(second))
+
+
+def test_a_world_reproduces_every_event_the_seat_saw_and_its_choices() -> None:
+    """Over random tables and rulesets, any seat at any moment: a world rebuilt with the
+    true roles always exists, and every world built (true roles or drawn ones) shows the
+    seat exactly its events and offers it exactly its choices."""
+    built = moments = 0
+    for seed in range(6):
+        game = random_setup(seed)
+        play(game, seat_agents(game, "heuristic", seed), random.Random(seed))
+        rng = random.Random(seed)
+        for _ in range(6):
+            cut = rng.randrange(1, len(game.actions))
+            seat = rng.randrange(len(game.players))
+            moment = Game(
+                game.players,
+                roles=game.roles,
+                seed=game.seed,
+                ruleset=game.ruleset,
+                decks=game.initial_decks,
+            )
+            for action in game.actions[:cut]:
+                moment.apply(action)
+            if moment.outcome is not None:
+                continue
+            corrupt = game.roles[seat] is Role.CORRUPT_POLITICIAN
+            seen = tuple(e for e in moment.events if visible_to(e, seat, corrupt))
+            view = Table(seat, game.players, game.ruleset, seen)
+            name = game.players[seat]
+            moments += 1
+            tries: list[tuple[Role, ...]] = [game.roles]
+            for _ in range(3):  # other deals: a world, or an honest refusal
+                other = list(game.roles)
+                rng.shuffle(other)
+                tries.append(tuple(other))
+            for number, roles in enumerate(tries):
+                try:
+                    world = build_world(view, roles, random.Random(number))
+                except Inconsistent:
+                    assert number > 0, (seed, cut, seat)  # the truth always rebuilds
+                    continue
+                built += 1
+                shown = tuple(e for e in world.events if visible_to(e, seat, corrupt))
+                assert shown == seen
+                assert world.step == moment.step and world.year == moment.year
+                assert world.choices(name) == moment.choices(name)
+                mine, theirs = player_view(world, name), player_view(moment, name)
+                assert mine["players"] == theirs["players"]
+                assert mine["public_spending"] == theirs["public_spending"]
+    assert moments >= 25 and built >= moments, (moments, built)
