@@ -4,7 +4,8 @@ taken; the game in memory is never ahead of the database; and once there is spac
 the game carries on and ends with the record of the same game played without the fault.
 
 Two ways to fill the disk: SQLite's page limit lowered on the writer's connection (works
-anywhere), and a real file system that runs out of space (a small tmpfs; needs mount)."""
+anywhere), and a real file system that runs out of space (a small tmpfs; needs mount). The
+application runs in process over the SQL store: the fault is the store's, not the socket's."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ from typing import Any
 import pytest
 from sqlalchemy import Connection, event
 
-from tests.server.live import running
+from korapsyon.store.sql import SqlStore
+from tests.server.inprocess import in_process
 
 from .store_faults import break_and_mend, check_finished
 
@@ -32,10 +34,12 @@ def test_sqlite_page_limit_full_disk(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
     limit: dict[str, int] = {}
 
-    with running(url) as live:
-        writer = live.store.writer
+    with in_process(url) as live:
+        store = live.store
+        assert isinstance(store, SqlStore)
+        writer = store.writer
 
-        @event.listens_for(live.store.engine, "connect")
+        @event.listens_for(store.engine, "connect")
         def _limit(dbapi_connection: Any, _record: Any) -> None:  # a reconnecting writer
             if "pages" in limit:
                 dbapi_connection.execute(f"PRAGMA max_page_count = {limit['pages']}")
@@ -79,7 +83,7 @@ def test_a_file_system_that_runs_out_of_space(tmp_path: Path) -> None:
     with small_file_system(tmp_path / "small", 16) as folder:
         url = f"sqlite:///{folder / 'db.sqlite3'}"
         filler = folder / "filler"
-        with running(url) as live:
+        with in_process(url) as live:
 
             def fill() -> None:
                 # an empty write-ahead log: the next commit must grow a file
