@@ -1,4 +1,4 @@
-"""Live servers: TLS, proxy headers, the frame cap and full socket buffers are uvicorn's and TCP's.
+"""Live servers: TLS, proxy headers, the 64 KB frame cap and full socket buffers are uvicorn's.
 
 What crosses the network (issues #6, #17): TLS, which proxy is believed, the WebSocket's
 frame cap, and a client that stops reading.
