@@ -1,6 +1,5 @@
-"""The store-fault scenario shared by the full-disk and lost-database tests: a game over the
-application in process (or a live server), the store broken mid-game, then mended, and what
-must hold throughout."""
+"""The store-fault scenario shared by the full-disk and lost-database tests: a game over a
+live server, the store broken mid-game, then mended, and what must hold throughout."""
 
 from __future__ import annotations
 
@@ -12,36 +11,9 @@ from dataclasses import dataclass
 from sqlalchemy import create_engine, func, select
 
 from korapsyon.harness import crashtest as ct
-from korapsyon.record import Record, read_record
 from korapsyon.selfplay import table
 from korapsyon.store import schema
-from tests.server.inprocess import Local
 from tests.server.live import Live, make_room, start
-
-
-def connector(live: Live | Local) -> ct.Connect:
-    """How the crash test's clients reach ``live``: a real socket, or in process."""
-    if isinstance(live, Local):
-        return lambda _url: live.connect()
-    return ct.over_tcp
-
-
-async def play(live: Live | Local, plan: ct.Plan, tally: ct.Tally, give_up: float) -> None:
-    """The crash test's clients play ``plan``'s room to its end."""
-    await ct.play_room(lambda: live.ws_url, plan, tally, give_up=give_up, connect=connector(live))
-
-
-def record_of_room(live: Live | Local, plan: ct.Plan) -> Record:
-    """The finished game's record, downloaded with the room's host token."""
-    with live.http() as http:
-        answer = http.get(
-            f"/api/rooms/{plan.code}/record",
-            headers={"authorization": f"Bearer {plan.host_token}"},
-        )
-    assert answer.status_code == 200, answer.text
-    record, bad = read_record(answer.content)
-    assert bad is None, bad
-    return record
 
 
 async def until(condition: Callable[[], bool], what: str, seconds: float = 60.0) -> None:
@@ -77,7 +49,7 @@ class FaultRun:
 
 
 async def break_and_mend(
-    live: Live | Local,
+    live: Live,
     url: str,
     *,
     break_store: Callable[[], None],
@@ -95,10 +67,10 @@ async def break_and_mend(
     start(live, code, host)
     plan, tally = ct.Plan(code, host, tokens, seed), ct.Tally()
 
-    def playing() -> asyncio.Task[None]:
-        return asyncio.create_task(play(live, plan, tally, give_up=120))
+    def play() -> asyncio.Task[None]:
+        return asyncio.create_task(ct.play_room(lambda: live.ws_url, plan, tally, give_up=120))
 
-    game = playing()
+    game = play()
     await until(lambda: len(tally.acked) >= after or game.done(), f"{after} acks")
     assert not tally.problems, tally.problems
     acked = len(tally.acked)
@@ -117,12 +89,12 @@ async def break_and_mend(
     await asyncio.to_thread(mend_store)
     # nothing could be written meanwhile: the database holds what it held while broken
     stored = await asyncio.to_thread(stored_actions, url, code)
-    game = playing()
+    game = play()
     await game
     return FaultRun(plan, tally, acked, acked_at_stop, refused, stored, memory)
 
 
-async def check_finished(live: Live | Local, url: str, run: FaultRun, reason: str) -> None:
+async def check_finished(live: Live, url: str, run: FaultRun, reason: str) -> None:
     """The game finished with the uninterrupted game's record, every ack in it; each
     refusal said ``reason`` plainly (no SQL, no parameters, no database address)."""
     assert run.tally.problems == []
@@ -142,7 +114,10 @@ async def check_finished(live: Live | Local, url: str, run: FaultRun, reason: st
     for message in run.tally.refusals:
         assert reason in message, message
         assert "SQL" not in message and "127.0.0.1" not in message and "INSERT" not in message
-    record = await asyncio.to_thread(record_of_room, live, run.plan)
+    import httpx
+
+    async with httpx.AsyncClient(base_url=live.url, timeout=30) as http:
+        record = await ct.fetch_record(http, run.plan)
     verdict = ct.check(record, run.plan, run.tally)
     assert verdict.lost == 0
     assert verdict.equal, "the record differs from the uninterrupted game's"

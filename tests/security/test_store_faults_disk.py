@@ -1,11 +1,12 @@
-"""A full disk mid-game (issue #6): the server refuses actions with ``store_unavailable``
+"""A live server: a whole game over WebSockets, which in process costs about twice the CPU.
+
+A full disk mid-game (issue #6): the server refuses actions with ``store_unavailable``
 rather than acknowledging what it could not store; no client sees a refused action as
 taken; the game in memory is never ahead of the database; and once there is space again
 the game carries on and ends with the record of the same game played without the fault.
 
 Two ways to fill the disk: SQLite's page limit lowered on the writer's connection (works
-anywhere), and a real file system that runs out of space (a small tmpfs; needs mount). The
-application runs in process over the SQL store: the fault is the store's, not the socket's."""
+anywhere), and a real file system that runs out of space (a small tmpfs; needs mount)."""
 
 from __future__ import annotations
 
@@ -22,8 +23,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Connection, event
 
-from korapsyon.store.sql import SqlStore
-from tests.server.inprocess import in_process
+from tests.server.live import running
 
 from .store_faults import break_and_mend, check_finished
 
@@ -34,12 +34,10 @@ def test_sqlite_page_limit_full_disk(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
     limit: dict[str, int] = {}
 
-    with in_process(url) as live:
-        store = live.store
-        assert isinstance(store, SqlStore)
-        writer = store.writer
+    with running(url) as live:
+        writer = live.store.writer
 
-        @event.listens_for(store.engine, "connect")
+        @event.listens_for(live.store.engine, "connect")
         def _limit(dbapi_connection: Any, _record: Any) -> None:  # a reconnecting writer
             if "pages" in limit:
                 dbapi_connection.execute(f"PRAGMA max_page_count = {limit['pages']}")
@@ -83,7 +81,7 @@ def test_a_file_system_that_runs_out_of_space(tmp_path: Path) -> None:
     with small_file_system(tmp_path / "small", 16) as folder:
         url = f"sqlite:///{folder / 'db.sqlite3'}"
         filler = folder / "filler"
-        with in_process(url) as live:
+        with running(url) as live:
 
             def fill() -> None:
                 # an empty write-ahead log: the next commit must grow a file

@@ -14,9 +14,9 @@ the restarted server sends. An action sent but not answered when the server died
 may not have been stored; the views say which, and :func:`decide` either moves on or sends
 it again. Every ``ack`` is noted and must be in the final record at the index it gave.
 
-The same driver (:func:`play_room`) plays the store-fault tests (full disk, lost
-PostgreSQL), over a live server or the application in process (``connect``), where it also
-checks that an action refused with ``store_unavailable`` changed nothing any client can see.
+The same driver (:func:`play_room`) runs over an in-process server in the store-fault tests
+(full disk, lost PostgreSQL), where it also checks that an action refused with
+``store_unavailable`` changed nothing any client can see.
 
 Why one module of ~600 lines: the policy, the reconnecting clients, the per-game tally, the
 server process and the checks of the records make one argument (nothing acknowledged is
@@ -33,14 +33,14 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import httpx
 import msgspec
-from websockets.asyncio.client import connect as open_websocket
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
 from ..bots.random_bot import random_wire_action
@@ -134,28 +134,10 @@ class HelloRefused(Exception):
 _LOST = (OSError, WebSocketException, TimeoutError, Gone)
 
 
-class Channel(Protocol):
-    """A client's WebSocket, as the clients use it (a ``websockets`` connection, or the
-    tests' in-process one)."""
-
-    async def send(self, message: str) -> None: ...
-    async def recv(self) -> str | bytes: ...
-    async def close(self) -> None: ...
-
-
-Connect = Callable[[str], Awaitable[Channel]]
-"""How a client opens its WebSocket, given the server's ``ws://`` URL."""
-
-
-async def over_tcp(ws_url: str) -> Channel:
-    """A real WebSocket to ``ws_url``."""
-    return await open_websocket(ws_url, max_size=2**22, open_timeout=5)
-
-
 class Client:
     """One WebSocket client: its latest state, and requests answered by id."""
 
-    def __init__(self, ws: Channel) -> None:
+    def __init__(self, ws: ClientConnection) -> None:
         self.ws = ws
         self.state: dict[str, Any] | None = None
         self.next_id = 1
@@ -204,10 +186,10 @@ class Client:
             await asyncio.wait_for(self.ws.close(), 2)
 
 
-async def open_client(ws_url: str, hello: dict[str, Any], connect: Connect = over_tcp) -> Client:
+async def open_client(ws_url: str, hello: dict[str, Any]) -> Client:
     """Connect and say hello; return once the whole view has arrived."""
     try:
-        ws = await asyncio.wait_for(connect(ws_url), 10)
+        ws = await asyncio.wait_for(connect(ws_url, max_size=2**22, open_timeout=5), 10)
     except _LOST as exc:
         raise Gone(str(exc)) from None
     client = Client(ws)
@@ -261,7 +243,6 @@ async def play_room(
     *,
     retry_seconds: float = 0.02,
     give_up: float = 300.0,
-    connect: Connect = over_tcp,
 ) -> None:
     """Play a started room to its end, reconnecting whenever the server goes away and
     retrying an action refused with ``store_unavailable``. Problems (an unexpected
@@ -273,7 +254,7 @@ async def play_room(
         while time.monotonic() < deadline:
             if not clients:
                 try:
-                    clients = await _open_all(ws_url(), plan, connect)
+                    clients = await _open_all(ws_url(), plan)
                 except _LOST:
                     await asyncio.sleep(0.05)
                     continue
@@ -347,13 +328,13 @@ def _uncounted(value: Any) -> Any:
     return value
 
 
-async def _open_all(ws_url: str, plan: Plan, connect: Connect) -> dict[str, Client]:
+async def _open_all(ws_url: str, plan: Plan) -> dict[str, Client]:
     hellos = {name: {"room": plan.code, "token": token} for name, token in plan.tokens.items()}
     hellos[HOST] = {"room": plan.code, "host_token": plan.host_token}
     opened: dict[str, Client] = {}
     try:
         for name, hello in hellos.items():
-            opened[name] = await open_client(ws_url, hello, connect)
+            opened[name] = await open_client(ws_url, hello)
     except BaseException:
         await _close_all(opened)
         raise
