@@ -1,5 +1,7 @@
-"""Helpers of the attack tests: a live server run exactly as ``korapsyon serve`` runs it
-(uvicorn's options, the 64 KB WebSocket cap, configurable abuse limits), a bot game played
+"""Helpers of the attack tests: the server's application in process (:func:`attacked`:
+Starlette's TestClient, the application uvicorn loads for ``korapsyon serve``, configurable
+abuse limits) or a live server run exactly as ``serve`` runs it (:func:`serving`: uvicorn's
+options, the 64 KB WebSocket cap, real sockets), a client for either, a bot game played
 beside the attacks, and a game's state to compare before and after them."""
 
 from __future__ import annotations
@@ -17,21 +19,35 @@ from websockets.uri import parse_uri
 
 from korapsyon.record import record_of, write_record
 from korapsyon.server.connection import Limits
+from tests.server.inprocess import Local, SyncSocket, in_process
 from tests.server.live import Live, add_bots, running, start
 
+Server = Live | Local
+"""A server the attacks reach: live, or in process."""
+
+PROXY = "127.0.0.1"  # the reverse proxy the in-process application believes
 ANSWERS = ("ack", "error", "pong")
 """Every client message gets exactly one of these (the others are pushes)."""
 
 
+def attacked(
+    db_url: str | None = None, limits: Limits | None = None
+) -> AbstractContextManager[Local]:
+    """The application in process over ``db_url``'s store (None: in memory) with
+    ``serve``'s default limits (the tests' :func:`in_process` raises the message limit),
+    but for the WebSockets an address may open in a minute (``test_spectator_churn``
+    checks that limit). It believes X-Forwarded-For from its client, as behind a reverse
+    proxy: a test speaks from made-up addresses."""
+    return in_process(db_url, limits=limits or Limits(connects=0), proxies=(PROXY,))
+
+
 def serving(db_url: str, limits: Limits | None = None) -> AbstractContextManager[Live]:
-    """A server over ``db_url`` on a loopback port with ``serve``'s default limits (the
-    tests' :func:`running` raises the message limit), but for the WebSockets an address
-    may open in a minute: these tests open hundreds from loopback
-    (``test_spectator_churn`` checks that limit)."""
+    """A server over ``db_url`` on a loopback port with the limits of :func:`attacked`,
+    for the attacks that need a real socket."""
     return running(db_url, limits=limits or Limits(connects=0))
 
 
-def human_room(live: Live, names: list[str]) -> tuple[str, str, dict[str, str]]:
+def human_room(live: Server, names: list[str]) -> tuple[str, str, dict[str, str]]:
     """A started room of people only, no timers: nothing moves unless a client acts."""
     with live.http() as http:
         body = {"settings": {"timers": False, "bot_delay": [0.0, 0.0]}}
@@ -45,7 +61,7 @@ def human_room(live: Live, names: list[str]) -> tuple[str, str, dict[str, str]]:
     return code, host, tokens
 
 
-def bot_room(live: Live, delay: float = 0.01) -> tuple[str, str]:
+def bot_room(live: Server, delay: float = 0.01) -> tuple[str, str]:
     """A started room of nine bots that plays on by itself (a game beside the attacks):
     each discussion closes after a moment (R-72). (code, host token)"""
     settings = {"timers": True, "durations": {"discussion": 0.1}, "bot_delay": [0.0, delay]}
@@ -58,7 +74,7 @@ def bot_room(live: Live, delay: float = 0.01) -> tuple[str, str]:
     return code, created["host_token"]
 
 
-def wait_finished(live: Live, code: str, host: str, timeout: float = 60) -> None:
+def wait_finished(live: Server, code: str, host: str, timeout: float = 60) -> None:
     """Until room ``code``'s game is over; then its record (downloaded with the ``host``
     token) must replay to the same end."""
     deadline = time.monotonic() + timeout
@@ -73,23 +89,31 @@ def wait_finished(live: Live, code: str, host: str, timeout: float = 60) -> None
     assert json.loads(answer.content) == json.loads(write_record(record_of(game)))
 
 
-def snapshot(live: Live, code: str) -> bytes:
+def snapshot(live: Server, code: str) -> bytes:
     """Everything a game is: its record (setup and every accepted action)."""
     return write_record(record_of(live.game(code)))
 
 
 class Socket:
-    """A synchronous WebSocket client (hypothesis drives it example by example)."""
+    """A synchronous WebSocket client (hypothesis drives it example by example), over a
+    real socket to a live server or in process."""
 
     def __init__(
-        self, live: Live, hello: dict[str, Any] | None = None, address: str | None = None
+        self, live: Server, hello: dict[str, Any] | None = None, address: str | None = None
     ) -> None:
-        """Connect (as ``address``, through X-Forwarded-For, which uvicorn believes from
-        loopback) and say ``hello``."""
+        """Connect (as ``address``, through X-Forwarded-For, which the server believes from
+        its proxy) and say ``hello``."""
         self.stack = ExitStack()
         headers = {"x-forwarded-for": address} if address else None
-        opened = connect(live.ws_url, max_size=2**22, open_timeout=10, additional_headers=headers)
-        self.ws: ClientConnection = self.stack.enter_context(opened)
+        self.ws: ClientConnection | SyncSocket
+        if isinstance(live, Local):
+            self.ws = live.open(headers)
+            self.stack.callback(self.ws.close)
+        else:
+            opened = connect(
+                live.ws_url, max_size=2**22, open_timeout=10, additional_headers=headers
+            )
+            self.ws = self.stack.enter_context(opened)
         self.welcome: dict[str, Any] | None = None
         self.pending: list[dict[str, Any]] = []  # acks carried by the last update
         if hello is not None:

@@ -1,4 +1,6 @@
-"""Crash safety (issue #6): kill -9 the server at random moments of games, restart it on the
+"""Processes: the server is killed (SIGKILL) mid-game and restarted on the same database.
+
+Crash safety (issue #6): kill -9 the server at random moments of games, restart it on the
 same SQLite file, and let the games finish. Every action a client saw acknowledged must be
 in the database after each kill, and every finished record must equal the record of the
 same game played without interruption (``korapsyon crashtest``; the long runs are in

@@ -1,4 +1,6 @@
-"""kill -9 right after the lobby answers (issue #6): a room the server answered ``201`` for,
+"""A process: the server is killed (SIGKILL) right after the lobby answers.
+
+kill -9 right after the lobby answers (issue #6): a room the server answered ``201`` for,
 and a seat it handed a token for, must still be there after a restart.
 
 Lobby requests are answered only once the store has committed them (``Room.saved``);

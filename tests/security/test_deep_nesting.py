@@ -12,15 +12,14 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from korapsyon.record import RecordError, read_record
 from korapsyon.selfplay import table
 from korapsyon.server import app as server_app
-from tests.security.attack import Socket, human_room, serving
-from tests.server.live import Live
+from tests.security.attack import Socket, attacked, human_room
+from tests.server.inprocess import Local
 
 DEPTH = 2000  # (the objects: 14 KB, under the 16 KB caps)
 ARRAYS = "[" * DEPTH + "]" * DEPTH
@@ -34,13 +33,13 @@ NAMES = table(9)
 
 
 @pytest.fixture
-def live(tmp_path: Path) -> Iterator[Live]:
-    with serving(f"sqlite:///{tmp_path / 'korapsyon.sqlite3'}") as server:
+def live() -> Iterator[Local]:
+    with attacked() as server:
         yield server
 
 
 def test_a_message_nested_too_deeply_is_answered_malformed_and_logs_nothing(
-    live: Live, caplog: pytest.LogCaptureFixture
+    live: Local, caplog: pytest.LogCaptureFixture
 ) -> None:
     code, _, tokens = human_room(live, NAMES)
     ana = Socket(live, {"room": code, "token": tokens[NAMES[0]]})
@@ -57,7 +56,7 @@ def test_a_message_nested_too_deeply_is_answered_malformed_and_logs_nothing(
     assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
 
 
-def test_a_lobby_request_nested_too_deeply_is_malformed(live: Live) -> None:
+def test_a_lobby_request_nested_too_deeply_is_malformed(live: Local) -> None:
     with live.http() as http:
         for inner in (ARRAYS, OBJECTS):
             answer = http.post(
@@ -77,7 +76,7 @@ def test_a_record_nested_too_deeply_is_refused_as_a_record_error() -> None:
 
 
 def test_a_failure_nobody_foresaw_is_answered_and_logged_once_per_cause(
-    live: Live, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    live: Local, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A bug set off by a message (here: every message) answers that message ``internal``
     with its id, keeps the connection, and logs one line, not one per message."""

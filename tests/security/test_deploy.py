@@ -1,4 +1,6 @@
-"""The public deployment of the README (docs/DEPLOY.md) works as written: the server behind
+"""A live server behind a Caddy process: the documented deployment, over real TLS and TCP.
+
+The public deployment of the README (docs/DEPLOY.md) works as written: the server behind
 Caddy with docs/deploy/Caddyfile, unchanged, over HTTPS (issue #17).
 
 Caddy serves ``localhost`` with a certificate of its own local CA, so the test needs no

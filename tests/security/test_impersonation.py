@@ -13,15 +13,15 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from korapsyon.server.errors import Refusal
 from korapsyon.server.names import check_name
 from korapsyon.server.web import WEB_DIR
-from tests.security.attack import serving
-from tests.server.live import Live, open_client, start
+from tests.security.attack import attacked
+from tests.server.inprocess import Local
+from tests.server.live import open_client, start
 
 LOOK_ALIKES = [
     "host",
@@ -74,12 +74,12 @@ def test_every_language_s_labels_for_the_host_and_the_moderator_are_refused() ->
 
 
 @pytest.fixture
-def live(tmp_path: Path) -> Iterator[Live]:
-    with serving(f"sqlite:///{tmp_path / 'korapsyon.sqlite3'}") as server:
+def live() -> Iterator[Local]:
+    with attacked() as server:
         yield server
 
 
-def test_only_the_server_marks_the_host_s_and_the_moderator_s_messages(live: Live) -> None:
+def test_only_the_server_marks_the_host_s_and_the_moderator_s_messages(live: Local) -> None:
     """A seat named like the host is refused over HTTP; the host's message reaches everyone
     with the author ``@host``, a player's with the seat's name, which never starts with
     "@"."""

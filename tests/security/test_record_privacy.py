@@ -19,19 +19,22 @@ import pytest
 
 from korapsyon.record import read_record
 from korapsyon.server.settings import DEFAULT_DURATIONS
-from tests.security.attack import serving
-from tests.server.live import HANG_SECONDS, Live, add_bots, start
+from tests.security.attack import attacked
+from tests.server.inprocess import Local
+from tests.server.live import HANG_SECONDS, add_bots, start
 
 QUICK = dict.fromkeys(DEFAULT_DURATIONS, 0.02)  # nobody waits for the one person
 
 
 @pytest.fixture
-def live(tmp_path: Path) -> Iterator[Live]:
-    with serving(f"sqlite:///{tmp_path / 'korapsyon.sqlite3'}") as server:
+def live(tmp_path: Path) -> Iterator[Local]:
+    """The application in process over SQLite (a record no longer in memory is the SQL
+    store's to find)."""
+    with attacked(f"sqlite:///{tmp_path / 'korapsyon.sqlite3'}") as server:
         yield server
 
 
-def finished_room(live: Live, **settings: Any) -> dict[str, str]:
+def finished_room(live: Local, **settings: Any) -> dict[str, str]:
     """A game of one person (who lets every timer run out, R-72) and eight bots, played
     to its end: the room's code and every token of its table."""
     body = {"settings": {"durations": QUICK, "bot_delay": [0.0, 0.0], **settings}}
@@ -56,7 +59,7 @@ def download(http: httpx.Client, code: str, token: str | None = None) -> httpx.R
     return http.get(f"/api/rooms/{code}/record", headers=headers)
 
 
-def test_only_the_table_reads_a_finished_game_s_record(live: Live) -> None:
+def test_only_the_table_reads_a_finished_game_s_record(live: Local) -> None:
     room = finished_room(live, moderator="human")
     other = finished_room(live)
     with live.http() as http:
@@ -73,7 +76,7 @@ def test_only_the_table_reads_a_finished_game_s_record(live: Live) -> None:
             assert answer.headers["cache-control"] == "no-store"
 
 
-def test_a_record_read_from_the_store_is_the_table_s_too(live: Live) -> None:
+def test_a_record_read_from_the_store_is_the_table_s_too(live: Local) -> None:
     """A finished room no longer in memory (evicted, or another worker's) is read from the
     store: the same rule, from the store's digests of the tokens."""
     room = finished_room(live)
@@ -86,7 +89,7 @@ def test_a_record_read_from_the_store_is_the_table_s_too(live: Live) -> None:
         assert download(http, room["code"], room["seat"]).status_code == 200
 
 
-def test_a_record_the_host_chose_to_publish_is_anyone_s(live: Live) -> None:
+def test_a_record_the_host_chose_to_publish_is_anyone_s(live: Local) -> None:
     room = finished_room(live, public_record=True)
     with live.http() as http:
         answer = download(http, room["code"])
@@ -95,7 +98,7 @@ def test_a_record_the_host_chose_to_publish_is_anyone_s(live: Live) -> None:
         assert http.get(f"/api/rooms/{room['code']}").json()["settings"]["public_record"]
 
 
-def test_a_game_in_play_has_no_record_and_says_nothing_to_strangers(live: Live) -> None:
+def test_a_game_in_play_has_no_record_and_says_nothing_to_strangers(live: Local) -> None:
     with live.http() as http:
         created = http.post("/api/rooms", json={"settings": {"timers": False}}).json()
         code, host = created["code"], created["host_token"]

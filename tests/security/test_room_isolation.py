@@ -7,7 +7,8 @@ start answered 500, the room stayed "playing" with no game, and after a restart
 failed; a late seat's connection stayed in the room for ever and broke every later client
 of the room. Here the start's commit is held open on purpose (the store's one writer is
 made to wait on an event), so the window the attack needed luck to hit is as wide as the
-test wants.
+test wants. The application runs in process over SQLite (the SQL store's writer is the one
+held); a restart is the application built again over the same file.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ import pytest
 from korapsyon.selfplay import table
 from korapsyon.server.session import GameSession
 from korapsyon.store.base import SeatRow, StoreError
-from tests.security.attack import Socket, human_room, serving
-from tests.server.live import Live
+from korapsyon.store.sql import SqlStore
+from tests.security.attack import Socket, attacked, human_room
+from tests.server.inprocess import Local
 
 NAMES = table(9)
 
@@ -37,7 +39,7 @@ def db(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'korapsyon.sqlite3'}"
 
 
-def lobby(live: Live) -> tuple[str, str]:
+def lobby(live: Local) -> tuple[str, str]:
     """A room with nine people seated, not started: (code, host token)."""
     with live.http() as http:
         created = http.post("/api/rooms", json={"settings": {"timers": False}}).json()
@@ -57,7 +59,7 @@ def test_no_lobby_change_is_taken_into_a_room_being_dealt(db: str) -> None:
     """While the deal is being committed, a bot, a join by code, a removal and a settings
     change are each refused with 409 ``starting`` and change nothing; the start answers 200
     with the nine seats dealt, and the room comes back whole after a restart."""
-    with serving(db) as live:
+    with attacked(db) as live:
         code, host = lobby(live)
         auth = {"authorization": f"Bearer {host}"}
         gate, held = threading.Event(), threading.Event()
@@ -66,12 +68,14 @@ def test_no_lobby_change_is_taken_into_a_room_being_dealt(db: str) -> None:
             held.set()
             gate.wait(30)
 
-        live.store.writer.submit(hold)  # the writer waits in this commit until the gate opens
+        store = live.store
+        assert isinstance(store, SqlStore)
+        store.writer.submit(hold)  # the writer waits in this commit until the gate opens
         assert held.wait(10)
         with live.http() as http, ThreadPoolExecutor(4) as pool:
             started = pool.submit(http.post, f"/api/rooms/{code}/start", headers=auth)
             # the start's commit is queued behind the held one: the deal is being committed
-            until(lambda: live.store.writer.queue.qsize() > 0, "the start did not begin")
+            until(lambda: store.writer.queue.qsize() > 0, "the start did not begin")
             late: list[Callable[[], httpx.Response]] = [
                 lambda: http.post(f"/api/rooms/{code}/bots", json={}, headers=auth),
                 lambda: http.post(f"/api/rooms/{code}/seats", json={"name": "Late0"}),
@@ -89,7 +93,7 @@ def test_no_lobby_change_is_taken_into_a_room_being_dealt(db: str) -> None:
         assert answer.json()["status"] == "playing"
         assert [s["name"] for s in answer.json()["seats"]] == NAMES
         assert list(live.game(code).players) == NAMES
-    with serving(db) as again:  # the store holds the room as it was dealt
+    with attacked(db) as again:  # the store holds the room as it was dealt
         assert list(again.game(code).players) == NAMES
         assert Socket(again, {"room": code, "spectate": True}).alive()
 
@@ -99,7 +103,7 @@ def test_a_start_whose_commit_fails_leaves_the_lobby_as_it_was(
 ) -> None:
     """The store refuses the deal: the start answers 503 and the room is still a lobby
     that takes seats and can be started again."""
-    with serving(db) as live:
+    with attacked(db) as live:
         code, host = lobby(live)
         auth = {"authorization": f"Bearer {host}"}
 
@@ -129,7 +133,7 @@ def test_a_connection_whose_set_up_fails_never_joins_the_room(
     """A failure while a connection is being set up (here its first view cannot be built)
     closes it with an ``internal`` error and leaves no trace in the room: the seat is not
     shown as connected and every other client of the room connects as before."""
-    with serving(db) as live:
+    with attacked(db) as live:
         code, _, tokens = human_room(live, NAMES)
         victim = NAMES[0]
         real = GameSession.send_view
@@ -160,7 +164,7 @@ def test_a_second_screen_whose_set_up_fails_leaves_the_first_its_seat(
 ) -> None:
     """The seat's older connection is let go only once the newer one is fully set up: if
     that fails, the older keeps the seat (it is not told to stop, nor closed)."""
-    with serving(db) as live:
+    with attacked(db) as live:
         code, _, tokens = human_room(live, NAMES)
         name = NAMES[0]
         first = Socket(live, {"room": code, "token": tokens[name]})
@@ -185,12 +189,12 @@ def test_a_room_that_cannot_be_rebuilt_is_set_aside_and_the_server_serves_the_ot
     """A room whose stored seats do not match its deal (the state the start race left) is
     logged, marked and refused with 503 ``room_damaged``; the server starts, every other
     room's game goes on, and the store keeps the damaged room as it was."""
-    with serving(db) as live:
+    with attacked(db) as live:
         healthy, _, tokens = human_room(live, NAMES)
         damaged, _, _ = human_room(live, NAMES)
         live.store.add_seat(damaged, SeatRow(len(NAMES), "LateBot0", "heuristic", None))
         live.store.flush()
-    with serving(db) as live, live.http() as http:
+    with attacked(db) as live, live.http() as http:
         assert http.get("/healthz").json()["damaged"] == [damaged]
         for answer in (
             http.get(f"/api/rooms/{damaged}"),

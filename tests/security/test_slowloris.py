@@ -1,4 +1,6 @@
-"""Connections that never finish a request are closed, and one address cannot hold the
+"""Live servers and a process: unfinished requests and held TCP connections are uvicorn's.
+
+Connections that never finish a request are closed, and one address cannot hold the
 server's file descriptors (issue #17: slowloris).
 
 Observed before the fix: a connection that never completed its request, or trickled its

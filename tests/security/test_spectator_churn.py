@@ -23,8 +23,8 @@ from korapsyon.server.connection import Limits
 from korapsyon.server.hub import Hub
 from korapsyon.server.settings import RoomSettings
 from korapsyon.store.sql import SqlStore
-from tests.security.attack import Socket, serving
-from tests.server.live import Live
+from tests.security.attack import Socket, attacked
+from tests.server.inprocess import Local
 
 
 @dataclass
@@ -85,13 +85,12 @@ async def _frames(watcher: Watching, count: int) -> None:
 
 
 @pytest.fixture
-def live(tmp_path: Path) -> Iterator[Live]:
-    limits = Limits(spectators=3, connects=7)
-    with serving(f"sqlite:///{tmp_path / 'korapsyon.sqlite3'}", limits) as server:
+def live() -> Iterator[Local]:
+    with attacked(limits=Limits(spectators=3, connects=7)) as server:
         yield server
 
 
-def test_a_room_takes_so_many_spectators_and_an_address_so_many_sockets(live: Live) -> None:
+def test_a_room_takes_so_many_spectators_and_an_address_so_many_sockets(live: Local) -> None:
     """Three spectators a room here (50 by default): the fourth is told why and closed,
     another room still takes its own; seven new WebSockets a minute from one address here
     (60 by default): the eighth waits, is told why and closed, and another address is not

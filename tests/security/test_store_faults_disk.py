@@ -1,4 +1,6 @@
-"""A full disk mid-game (issue #6): the server refuses actions with ``store_unavailable``
+"""A live server: a whole game over WebSockets, which in process costs about twice the CPU.
+
+A full disk mid-game (issue #6): the server refuses actions with ``store_unavailable``
 rather than acknowledging what it could not store; no client sees a refused action as
 taken; the game in memory is never ahead of the database; and once there is space again
 the game carries on and ends with the record of the same game played without the fault.

@@ -1,4 +1,6 @@
-"""A commit whose answer is lost (issue #6): the database stored the action but the writer
+"""A live server for the game: whole games over WebSockets cost about twice the CPU in process.
+
+A commit whose answer is lost (issue #6): the database stored the action but the writer
 was told the commit failed, as when the connection dies during COMMIT. The store finds the
 row on its retry and reports success, so the action is acknowledged once and stored once;
 a different action at that index is refused and never overwrites the stored one."""

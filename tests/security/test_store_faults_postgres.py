@@ -1,4 +1,6 @@
-"""A lost database (issue #6): a private PostgreSQL instance is stopped mid-game
+"""A live server and a PostgreSQL process, stopped mid-game and started again.
+
+A lost database (issue #6): a private PostgreSQL instance is stopped mid-game
 (``pg_ctl stop -m immediate``: the clients' connections die at once). The server refuses
 actions with ``store_unavailable``, acknowledges nothing it could not store, and shows no
 client a refused action; when the database is back, the writer reconnects and the game

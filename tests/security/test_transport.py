@@ -1,16 +1,18 @@
-"""What crosses the network (issue #17): TLS, which proxy is believed, which pages may
-open the game's WebSocket.
+"""Live servers: TLS, proxy headers, the 64 KB frame cap and full socket buffers are uvicorn's.
 
-Observed before the fix: ``serve`` had no TLS, so a passive relay on shared Wi-Fi read the
-seat token, the host token and the role off the wire; uvicorn believed X-Forwarded-For
-from any local client, which could pick its own address and dodge every per-address
-limit; and the WebSocket took any Origin, so a page of another site could join a game.
+What crosses the network (issues #6, #17): TLS, which proxy is believed, the WebSocket's
+frame cap, and a client that stops reading.
+
+Observed before the fixes: ``serve`` had no TLS, so a passive relay on shared Wi-Fi read
+the seat token, the host token and the role off the wire; uvicorn believed
+X-Forwarded-For from any local client, which could pick its own address and dodge every
+per-address limit; and a client that stopped reading held up its whole room. (Which pages
+may open the WebSocket is the application's own check: ``test_origin.py``.)
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import ssl
 import subprocess
@@ -24,12 +26,15 @@ import httpx
 import pytest
 import trustme
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
 
 from korapsyon.harness.spawn import free_port, wait_healthy
+from korapsyon.selfplay import table
 from korapsyon.server.connection import Limits
 from korapsyon.server.protocol import PROTOCOL_VERSION
+from tests.security.attack import Deaf, Socket, human_room, serving, snapshot
 from tests.server.live import HANG_SECONDS, running
+
+NAMES = table(9)
 
 
 @pytest.fixture
@@ -52,38 +57,48 @@ def test_x_forwarded_for_is_believed_only_from_a_proxy_named_for_it(db: str) -> 
         assert (answers[3].status_code == 429) is refused
 
 
-def hello(code: str) -> str:
-    return json.dumps(
-        {"type": "hello", "protocol": PROTOCOL_VERSION, "room": code, "spectate": True}
-    )
+def test_a_frame_over_64_kb_closes_the_connection_and_nothing_else(db: str) -> None:
+    """uvicorn reads a frame of at most 64 KB (``serve``'s ws_max_size): a larger one closes
+    the connection (1009, "message too big") before the application sees it; the game is
+    unchanged and the seat may come back. (Up to the cap: ``test_fuzz_protocol.py``.)"""
+    with serving(db) as live:
+        code, _host, tokens = human_room(live, NAMES)
+        sock = Socket(live, {"room": code, "token": tokens[NAMES[0]]})
+        assert sock.alive()
+        before = snapshot(live, code)
+        head = '{"type":"ping","id":77'
+        sock.send(head + " " * (64 * 1024 + 1 - len(head) - 1) + "}")
+        close_code, reason, _ = sock.closed()
+        assert close_code == 1009, (close_code, reason)
+        assert snapshot(live, code) == before
+        again = Socket(live, {"room": code, "token": tokens[NAMES[0]]})
+        assert again.alive()
 
 
-def test_only_this_server_s_pages_and_allowed_origins_open_the_websocket(db: str) -> None:
-    """A WebSocket with no Origin (a program), the server's own origin or one allowed
-    (``serve --allow-origin``) is served; a page of another site is refused with
-    ``bad_origin`` before anything is read."""
-    with running(db, origins=("https://table.example",)) as live:
-        with live.http() as http:
-            code = http.post("/api/rooms", json={}).json()["code"]
-
-        async def answer(origin: str | None) -> str:
-            headers = {"origin": origin} if origin else {}
-            async with connect(live.ws_url, origin=None, additional_headers=headers) as ws:
-                with contextlib.suppress(ConnectionClosed):  # (a refusal may close first)
-                    await ws.send(hello(code))
-                message = json.loads(await ws.recv())  # (what came before a close)
-                return str(message.get("code") or message["type"])
-
-        async def all_of() -> list[str]:
-            return [
-                await answer(origin)
-                for origin in (None, live.url, "https://table.example",
-                               live.url.replace("127.0.0.1", "evil.example"),
-                               "https://evil.example", "null", "http://table.example",
-                               live.url.replace("http://", "https://"))
-            ]  # fmt: skip
-
-        assert asyncio.run(all_of()) == ["welcome"] * 3 + ["bad_origin"] * 5
+def test_a_client_that_stops_reading_does_not_hold_up_its_room(db: str) -> None:
+    """A seat's client stops reading (a phone gone from the network without a word) while
+    its room's traffic goes on: without a limit, the room's send queue would wait on it and
+    everyone else in the room would hear nothing until the keep-alive ping gave up on it
+    (90 s). After ``send_seconds`` (here 0.5 s) the server drops it, with a reason, and the
+    others get every message."""
+    limits = Limits(messages=10**6, chats=10**6, send_seconds=0.5, connects=0)
+    with serving(db, limits) as live:
+        code, _host, tokens = human_room(live, NAMES)
+        deaf = Deaf(live, {"room": code, "token": tokens[NAMES[0]]})
+        reader = Socket(live, {"room": code, "spectate": True})
+        talker = Socket(live, {"room": code, "token": tokens[NAMES[1]]})
+        count = 3000  # 2 MB that the deaf client will not take (it may be dropped mid-way,
+        # so another seat does the talking)
+        for i in range(count):
+            talker.send(
+                json.dumps({"type": "chat", "id": i, "channel": "public", "text": "x" * 500})
+            )
+        seqs = [reader.next(("chat_posted",), timeout=20)["seq"] for _ in range(count)]
+        assert seqs == list(range(count))
+        dropped = [c for c in live.hub.rooms[code].connections if c.seat == NAMES[0]]
+        assert all(c.closed and c.reason == "too slow to read its messages" for c in dropped)
+        assert reader.alive()
+        deaf.close()
 
 
 @pytest.fixture
