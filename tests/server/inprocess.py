@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, MutableMapping
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as Pending
 from contextlib import ExitStack, contextmanager
@@ -40,7 +40,28 @@ BASE_URL = "http://testserver"
 PROXY = ("127.0.0.1", 50000)  # the client's address when the application believes a proxy
 
 
-class Socket:
+class _Frames:
+    """What both sockets do with a message the application sent: its text (or bytes), or,
+    for a close, the ``websockets`` exception a real client would raise."""
+
+    close_code: int | None
+    close_reason: str
+
+    def _frame(self, message: MutableMapping[str, Any]) -> str | bytes:
+        if message["type"] == "websocket.close":
+            self.close_code = message.get("code", 1000)
+            self.close_reason = message.get("reason") or ""
+            self._closed()
+        data: str | bytes | None = message.get("text")
+        return data if data is not None else message["bytes"]
+
+    def _closed(self) -> None:
+        close = Close(self.close_code or 1000, self.close_reason)
+        kind = ConnectionClosedOK if close.code in (1000, 1001) else ConnectionClosedError
+        raise kind(close, None)
+
+
+class Socket(_Frames):
     """A client's WebSocket in process, with the calls of a ``websockets`` client that the
     tests use (``send``, ``recv``, ``close``; a close from the server raises
     ``ConnectionClosed`` with its code and reason)."""
@@ -62,12 +83,7 @@ class Socket:
             self.pending = self.session.portal.start_task_soon(self.session._send_rx.receive)
         message = await asyncio.shield(asyncio.wrap_future(self.pending))
         self.pending = None
-        if message["type"] == "websocket.close":
-            self.close_code = message.get("code", 1000)
-            self.close_reason = message.get("reason") or ""
-            self._closed()
-        data: str | bytes | None = message.get("text")
-        return data if data is not None else message["bytes"]
+        return self._frame(message)
 
     async def close(self) -> None:
         if self.close_code is None:
@@ -83,13 +99,8 @@ class Socket:
     async def _call(self, function: Any, *args: Any) -> Any:
         return await asyncio.wrap_future(self.session.portal.start_task_soon(function, *args))
 
-    def _closed(self) -> None:
-        close = Close(self.close_code or 1000, self.close_reason)
-        kind = ConnectionClosedOK if close.code in (1000, 1001) else ConnectionClosedError
-        raise kind(close, None)
 
-
-class SyncSocket:
+class SyncSocket(_Frames):
     """A client's WebSocket in process with the calls of a ``websockets`` synchronous client
     (``send``, ``recv`` with a timeout, ``close``); a close from the server raises
     ``ConnectionClosed`` with its code and reason."""
@@ -118,12 +129,7 @@ class SyncSocket:
         except Pending:
             raise TimeoutError(f"no frame within {timeout} s") from None
         self.pending = None
-        if message["type"] == "websocket.close":
-            self.close_code = message.get("code", 1000)
-            self.close_reason = message.get("reason") or ""
-            self._closed()
-        data: str | bytes | None = message.get("text")
-        return data if data is not None else message["bytes"]
+        return self._frame(message)
 
     def close(self) -> None:
         """Say goodbye (if the server has not closed) and end the session."""
@@ -133,11 +139,6 @@ class SyncSocket:
         if self.pending is not None:
             self.pending.cancel()
         self.session.__exit__(None, None, None)
-
-    def _closed(self) -> None:
-        close = Close(self.close_code or 1000, self.close_reason)
-        kind = ConnectionClosedOK if close.code in (1000, 1001) else ConnectionClosedError
-        raise kind(close, None)
 
 
 @dataclass

@@ -25,6 +25,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ...record import record_of, replay
 from ...rules.actions import Action, Corrupt
 from ...rules.errors import KorapsyonError
 from ...rules.events import CORRUPT, ActionTaken, BaseEvent, RoleDealt
@@ -163,15 +164,7 @@ class SearchAgent:
     def _rollout(self, world: Game, option: Action, seed: int, good: bool) -> float:
         """Play ``option`` in a copy of ``world`` and on with heuristic bots: 1 if the
         seat's team wins, 0.5 a draw, 0 a loss."""
-        game = Game(
-            world.players,
-            roles=world.roles,
-            seed=world.seed,
-            ruleset=world.ruleset,
-            decks=world.initial_decks,
-        )
-        for action in world.actions:
-            game.apply(action)
+        game, _ = replay(record_of(world))  # (a copy: the world serves every option)
         try:
             game.apply(option)
         except KorapsyonError:
