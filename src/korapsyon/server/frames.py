@@ -63,6 +63,10 @@ class SharedParts:
         self._changes: dict[int, dict[str, Any]] = {}  # id(base core) -> its changes
         self._json: dict[tuple[int, int | None], bytes] = {}
 
+    def known(self, base: View | None, changes: dict[str, Any]) -> None:
+        """Take ``changes`` as the core's changes since ``base`` (worked out by the caller)."""
+        self._changes[id(base)] = changes
+
     def changes(self, base: View | None) -> dict[str, Any]:
         """The members of the core that changed since ``base`` (the count aside)."""
         key = id(base)

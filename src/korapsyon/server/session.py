@@ -30,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Mapping
 from typing import Any
 
 import msgspec
@@ -40,7 +40,7 @@ from ..rules.actions import HOST, Action
 from ..rules.events import StepStarted
 from ..rules.game import Game
 from ..rules.steps import Step
-from ..rules.views import View, ViewTracker, votes_cast
+from ..rules.views import ViewTracker, votes_cast
 from ..store.base import StoreError, WriteLog
 from .botseats import Bot, BotSeats
 from .chat import SERVER, Chat, talk
@@ -71,7 +71,7 @@ class GameSession:
         self.push_scheduled = False
         # the shared part of the views as of the last push (connections hold it as their
         # base for the next push's changes): the part without the vote count, and the count
-        self.core: View = self.public.shared_core()
+        self.core: Mapping[str, Any] = self.public.shared_core()
         self.cast = votes_cast(game)
         self.flush_scheduled = False
         self.flush_handle: asyncio.TimerHandle | None = None  # the vote count's refresh
@@ -196,9 +196,9 @@ class GameSession:
     def send_view(self, conn: Connection) -> None:
         """A connection's whole view (on joining, reconnecting, after a rebuild)."""
         conn.tracker = tracker = ViewTracker(self.game, conn.viewer, self.public, words=False)
-        core, cast = self._shared()
-        shared = SharedParts(core, cast).whole()
-        conn.core, conn.cast = core, cast
+        parts = self._shared()
+        shared = parts.whole()
+        conn.core, conn.cast = parts.core, parts.cast
         tracker.update()
         conn.personal = conn.sent_personal = encode(tracker.personal())
         timer = conn.last_timer = self.timer_info()
@@ -211,16 +211,17 @@ class GameSession:
             frame = padded(frame, padding.fit(size, [frame]))
         conn.send_raw(frame)
 
-    def _shared(self) -> tuple[View, int | None]:
+    def _shared(self) -> SharedParts:
         """The views' shared part now: the part without the vote count (which changes only
         with public events; the same object as the last push's if nothing in it changed,
         so that a connection's base is known by identity), and the count (which changes
-        with every vote)."""
+        with every vote); its changes since the last push are worked out once, here."""
         core = self.public.shared_core()
         last = self.core
-        if core is not last and not changed_members(last, core):
-            core = last
-        return core, votes_cast(self.game)
+        changes = changed_members(last, core) if core is not last else {}
+        parts = SharedParts(last if not changes else core, votes_cast(self.game))
+        parts.known(last, changes)
+        return parts
 
     def _new_events(self) -> tuple[bool, set[int]]:
         """The events since the last look: whether a step began (the steps are counted),
@@ -398,10 +399,9 @@ class _Push:
         self.began, self.audiences = session._new_events()
         if self.began:
             session._start_timer()
-        core, cast = session._shared()
         last = session.core
-        self.parts = SharedParts(core, cast)
-        self.core, self.cast = core, cast
+        self.parts = parts = session._shared()
+        core, cast = self.core, self.cast = parts.core, parts.cast
         self.last = last  # (R-70: its changes bound the shared part of a player's frame)
         session.core, session.cast = core, cast
         self.count_only = core is last and not flush  # (and perhaps the count)
