@@ -17,7 +17,8 @@ from typing import Any
 import httpx
 import pytest
 
-from korapsyon.record import read_record
+from korapsyon.bots.beliefs.analysis import analyse
+from korapsyon.record import read_record, replay
 from korapsyon.server.settings import DEFAULT_DURATIONS
 from tests.security.attack import attacked
 from tests.server.inprocess import Local
@@ -106,4 +107,44 @@ def test_a_game_in_play_has_no_record_and_says_nothing_to_strangers(live: Local)
         start(live, code, host)
         assert download(http, code).json()["error"]["code"] == "not_at_table"
         missing = download(http, code, host)
+        assert missing.status_code == 404 and missing.json()["error"]["code"] == "no_record"
+
+
+def test_the_end_screens_analysis_is_the_table_s_and_is_korapsyon_analyse_of_the_record(
+    live: Local,
+) -> None:
+    """``GET /api/rooms/{code}/analysis`` (issue #20: the end screens draw it) follows the
+    record's rule: a stranger is refused and told nothing; the table reads the public
+    view's analysis, or a player's own (``?as=NAME``), exactly what ``korapsyon analyse``
+    says of the downloaded record; a name that is not a player's is refused; a game still
+    in play has none."""
+    room = finished_room(live)
+    with live.http() as http:
+        path = f"/api/rooms/{room['code']}/analysis"
+        for stranger in (None, "not-a-token"):
+            headers = {"authorization": f"Bearer {stranger}"} if stranger else {}
+            refused = http.get(path, headers=headers)
+            assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_at_table"
+            assert "years" not in refused.text
+        game, _ = replay(read_record(download(http, room["code"], room["seat"]).content)[0])
+        table = {"authorization": f"Bearer {room['host']}"}
+        public = http.get(path, headers=table)
+        assert public.status_code == 200, public.text
+        assert public.json() == analyse(game.players, game.roles, game.events)
+        assert public.json()["years"] and public.headers["cache-control"] == "no-store"
+        mine = http.get(
+            path, params={"as": "Ana"}, headers={"authorization": f"Bearer {room['seat']}"}
+        )
+        assert mine.json() == analyse(game.players, game.roles, game.events, "Ana")
+        assert mine.json()["view"] == "Ana"
+        unknown = http.get(path, params={"as": "Nobody"}, headers=table)
+        assert unknown.status_code == 400 and unknown.json()["error"]["code"] == "unknown_player"
+
+        created = http.post("/api/rooms", json={"settings": {"timers": False}}).json()
+        code, host = created["code"], created["host_token"]
+        add_bots(live, code, host, 9)
+        start(live, code, host)
+        missing = http.get(
+            f"/api/rooms/{code}/analysis", headers={"authorization": f"Bearer {host}"}
+        )
         assert missing.status_code == 404 and missing.json()["error"]["code"] == "no_record"

@@ -14,6 +14,7 @@ from typing import Any, Literal
 import msgspec
 
 from ..record import Record
+from .analysis import Analysis
 from .settings import RoomSettings
 
 
@@ -125,6 +126,7 @@ class Operation:
     status: int = 200
     answer: Any = None
     errors: tuple[int, ...] = (400, 404, 409, 421)
+    query: tuple[str, ...] = ()  # optional query parameters (:data:`PARAMETERS`)
 
 
 OPERATIONS: tuple[Operation, ...] = (
@@ -151,6 +153,11 @@ OPERATIONS: tuple[Operation, ...] = (
               "A finished game's record: for its table (a seat's, the host's or the moderator's "
               "token), or anyone if the host chose public_record", table=True, answer=Record,
               errors=(404,)),
+    Operation("GET", "/api/rooms/{code}/analysis", "analysis",
+              "A finished game's analysis, for whoever may read its record: Year by Year, how "
+              "likely each player was Corrupt from what the whole table could know (or from "
+              "one player's view: ?as=NAME), and the decisive moments", table=True,
+              answer=Analysis, query=("as",), errors=(400, 404)),
     Operation("GET", "/api/protocol", "protocol", "The JSON Schema of every WebSocket message",
               answer=dict[str, Any], errors=()),
     Operation("GET", "/api/openapi.json", "openapi", "This description", answer=dict[str, Any],
@@ -165,7 +172,7 @@ ALWAYS = {
 }
 REASONS = {
     400: "malformed or refused",
-    403: "not the host's token (the record: no token of this room's table)",
+    403: "not the host's token (a record or an analysis: no token of this room's table)",
     404: "no such room, seat or record",
     405: "method not allowed",
     409: "not in this state (the game has started, the name is taken, the room is full)",
@@ -175,6 +182,7 @@ REASONS = {
 PARAMETERS = {
     "code": {"type": "string", "minLength": 1, "maxLength": 16, "description": "room code"},
     "seat": {"type": "integer", "minimum": 0, "description": "seat index"},
+    "as": {"type": "string", "minLength": 1, "description": "a player's name: their view"},
 }
 
 
@@ -214,10 +222,13 @@ def openapi(version: str = "") -> dict[str, Any]:
             "responses": responses,
         }
         names = [part[1:-1] for part in op.path.split("/") if part.startswith("{")]
-        if names:
-            entry["parameters"] = [
-                {"name": n, "in": "path", "required": True, "schema": PARAMETERS[n]} for n in names
-            ]
+        where = [(n, "path") for n in names] + [(n, "query") for n in op.query]
+        parameters = [
+            {"name": n, "in": place, "required": place == "path", "schema": PARAMETERS[n]}
+            for n, place in where
+        ]
+        if parameters:
+            entry["parameters"] = parameters
         if op.body is not None:
             entry["requestBody"] = {
                 "required": False,

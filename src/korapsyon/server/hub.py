@@ -16,6 +16,7 @@ import msgspec
 from ..record import Record, new_game
 from ..rules.errors import KorapsyonError
 from ..store.base import RoomRow, SeatRow, Store, StoreError
+from .analysis import Analyses, Analysis
 from .errors import Elsewhere, Refusal
 from .port import Seat
 from .room import Room, stored_record
@@ -48,6 +49,7 @@ class Hub:
         self.trace = trace  # benchmarks: acks and updates say which actions they include
         self.rooms: dict[str, Room] = {}
         self.damaged: dict[str, str] = {}  # rooms that could not be rebuilt: code -> why
+        self.analyses = Analyses()  # finished games' analyses, for their end screens
 
     def create_room(self, settings: RoomSettings) -> tuple[Room, str, str | None]:
         """A new room: (room, host token, moderator token if a human moderates). Its random
@@ -266,6 +268,11 @@ class Hub:
         if record is None:
             raise Refusal("no_record", f"room {code!r} has no finished game", 404)
         return record
+
+    def analysis(self, code: str, secret: str, viewer: str | None) -> Analysis:
+        """A finished game's analysis (:mod:`.analysis`) from the public's view or
+        ``viewer``'s, for whoever may read its record (:meth:`record`). Raises Refusal."""
+        return self.analyses.of(code.upper(), self.record(code, secret), viewer)
 
     def _refuse_damaged(self, code: str) -> None:
         if code in self.damaged:

@@ -100,6 +100,7 @@ class LobbyApi:
             "start": self.start,
             "rematch": self.rematch,
             "record": self.record,
+            "analysis": self.analysis,
             "protocol": self.protocol,
             "openapi": self.openapi_json,
             "health": self.health,
@@ -214,6 +215,11 @@ class LobbyApi:
         found = await asyncio.to_thread(self.hub.record, code, _bearer(request))
         headers = {"content-disposition": f'attachment; filename="korapsyon-{code}.json"'}
         return Response(write_record(found), media_type="application/json", headers=headers)
+
+    async def analysis(self, request: Request) -> Response:
+        code, viewer = request.path_params["code"], request.query_params.get("as")
+        found = await asyncio.to_thread(self.hub.analysis, code, _bearer(request), viewer)
+        return _json(found)
 
     async def protocol(self, request: Request) -> Response:
         return _json(p.schemas())
