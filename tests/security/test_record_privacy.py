@@ -113,22 +113,23 @@ def test_a_game_in_play_has_no_record_and_says_nothing_to_strangers(live: Local)
 def test_the_end_screens_analysis_is_the_table_s_and_is_korapsyon_analyse_of_the_record(
     live: Local,
 ) -> None:
-    """``GET /api/rooms/{code}/analysis`` (issue #20: the end screens draw it) follows the
-    record's rule: a stranger is refused and told nothing; the table reads the public
-    view's analysis, or a player's own (``?as=NAME``), exactly what ``korapsyon analyse``
-    says of the downloaded record; a name that is not a player's is refused; a game still
-    in play has none."""
+    """``GET /api/rooms/{code}/analysis`` (issue #20: the end screens draw it): the public
+    view's analysis is anyone's (the board on a TV holds no token; it says only what the
+    public events and the roles revealed at the end say), a player's own (``?as=NAME``,
+    their private results) follows the record's rule: a stranger is refused and told
+    nothing. Each is exactly what ``korapsyon analyse`` says of the downloaded record; a
+    name that is not a player's is refused; a game still in play has none."""
     room = finished_room(live)
     with live.http() as http:
         path = f"/api/rooms/{room['code']}/analysis"
         for stranger in (None, "not-a-token"):
             headers = {"authorization": f"Bearer {stranger}"} if stranger else {}
-            refused = http.get(path, headers=headers)
+            refused = http.get(path, params={"as": "Ana"}, headers=headers)
             assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_at_table"
             assert "years" not in refused.text
         game, _ = replay(read_record(download(http, room["code"], room["seat"]).content)[0])
         table = {"authorization": f"Bearer {room['host']}"}
-        public = http.get(path, headers=table)
+        public = http.get(path)
         assert public.status_code == 200, public.text
         assert public.json() == analyse(game.players, game.roles, game.events)
         assert public.json()["years"] and public.headers["cache-control"] == "no-store"

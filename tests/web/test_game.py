@@ -9,6 +9,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from korapsyon.record import read_record, replay
+from korapsyon.rules.roles import Role
 from tests.server.live import Live, add_bots, start
 from tests.web.harness import (
     FAST,
@@ -124,6 +125,26 @@ def test_R01_R50_a_13_seat_game_from_the_lobby_to_the_end_screen(live: Live, tab
             for i in range(13)
         }
         assert shown == {name: role.value for name, role in roles.items()}
+        # the analysis (issue #20): the board draws every player's line from what the whole
+        # table could know; each phone, in a fold, every other player's line from its view
+        analysis = end.locator(tid("analysis"))
+        expect(analysis).to_have_attribute("data-state", "done")
+        if tab is board:
+            expect(analysis).to_have_attribute("data-view", "public")
+            lines = analysis.locator(".analysis-line")
+            expect(lines).to_have_count(13)
+            corrupt = {n for n, r in roles.items() if r is Role.CORRUPT_POLITICIAN}
+            assert {
+                lines.nth(i).get_attribute("data-name")
+                for i in range(13)
+                if "team-bad" in (lines.nth(i).get_attribute("class") or "")
+            } == corrupt
+        else:
+            expect(analysis).to_have_attribute("data-view", tab.label)
+            rows = analysis.locator(tid("analysis-row"))
+            expect(rows).to_have_count(12)
+            chances = [float(rows.nth(i).get_attribute("data-corrupt") or "") for i in range(12)]
+            assert chances == sorted(chances, reverse=True)  # the most suspected first
 
     with host.page.expect_download() as downloading:  # asked for with the host's token
         host.el("download-record").click()

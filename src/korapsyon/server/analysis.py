@@ -1,7 +1,10 @@
 """A finished game's analysis for its end screens (``GET /api/rooms/{code}/analysis``): Year
 by Year, how likely each player was Corrupt from what the whole table could know, or from
 one player's view (``?as=NAME``), and the decisive moments — ``korapsyon analyse`` of the
-game's record (:mod:`korapsyon.bots.beliefs.analysis`), for whoever may read that record.
+game's record (:mod:`korapsyon.bots.beliefs.analysis`). The public view's is anyone's (the
+board shows it, and a TV holds no token): it is worked out from the public events and the
+roles the end reveals to all; a player's view holds their private results, so it is for
+whoever may read the record (:meth:`~.hub.Hub.analysis`).
 
 It costs from a few hundredths of a second (a short game) to about a second (a long
 16-player game), so the lobby computes it in a thread, and each (room, view) once: a

@@ -154,9 +154,10 @@ OPERATIONS: tuple[Operation, ...] = (
               "token), or anyone if the host chose public_record", table=True, answer=Record,
               errors=(404,)),
     Operation("GET", "/api/rooms/{code}/analysis", "analysis",
-              "A finished game's analysis, for whoever may read its record: Year by Year, how "
-              "likely each player was Corrupt from what the whole table could know (or from "
-              "one player's view: ?as=NAME), and the decisive moments", table=True,
+              "A finished game's analysis: Year by Year, how likely each player was Corrupt "
+              "from what the whole table could know (for anyone: public events and the roles "
+              "the end reveals), or from one player's view (?as=NAME: for whoever may read the "
+              "record), and the decisive moments", table=True,
               answer=Analysis, query=("as",), errors=(400, 404)),
     Operation("GET", "/api/protocol", "protocol", "The JSON Schema of every WebSocket message",
               answer=dict[str, Any], errors=()),

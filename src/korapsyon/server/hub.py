@@ -240,24 +240,7 @@ class Hub:
         for its table: the holder of one of its room's tokens (a seat's, the host's or the
         moderator's), or anyone if the host chose to publish it (``public_record``; the
         record holds every secret ballot: docs/RULINGS.md). Raises Refusal."""
-        code = code.upper()
-        self._refuse_damaged(code)
-        room = self.rooms.get(code)
-        if room is not None:
-            settings, tokens = room.settings, room.tokens()
-            record = room.session.record() if room.session and room.session.game.is_over else None
-        else:
-            row = self.store.load_room(code)
-            if row is None:
-                raise Refusal("no_record", f"room {code!r} has no finished game", 404)
-            try:
-                settings = msgspec.convert(row.settings, RoomSettings)
-            except msgspec.ValidationError as exc:
-                self.damaged[code] = f"{type(exc).__name__}: {exc}"
-                raise self._damaged(code) from None
-            tokens = digests(row.host_token, row.moderator_token, row.seats)
-            finished = row.setup is not None and row.status == "finished"
-            record = stored_record(row) if finished else None
+        settings, tokens, record = self._finished(code)
         if not settings.public_record and not opens(secret, tokens):
             raise Refusal(
                 "not_at_table",
@@ -266,13 +249,41 @@ class Hub:
                 403,
             )
         if record is None:
-            raise Refusal("no_record", f"room {code!r} has no finished game", 404)
+            raise Refusal("no_record", f"room {code.upper()!r} has no finished game", 404)
         return record
 
+    def _finished(self, code: str) -> tuple[RoomSettings, list[str | None], Record | None]:
+        """Room ``code``'s settings, its tokens' digests and its finished game's record
+        (None: no game has finished there). Raises Refusal (no such room, or damaged)."""
+        code = code.upper()
+        self._refuse_damaged(code)
+        room = self.rooms.get(code)
+        if room is not None:
+            record = room.session.record() if room.session and room.session.game.is_over else None
+            return room.settings, room.tokens(), record
+        row = self.store.load_room(code)
+        if row is None:
+            raise Refusal("no_record", f"room {code!r} has no finished game", 404)
+        try:
+            settings = msgspec.convert(row.settings, RoomSettings)
+        except msgspec.ValidationError as exc:
+            self.damaged[code] = f"{type(exc).__name__}: {exc}"
+            raise self._damaged(code) from None
+        tokens = digests(row.host_token, row.moderator_token, row.seats)
+        finished = row.setup is not None and row.status == "finished"
+        return settings, tokens, stored_record(row) if finished else None
+
     def analysis(self, code: str, secret: str, viewer: str | None) -> Analysis:
-        """A finished game's analysis (:mod:`.analysis`) from the public's view or
-        ``viewer``'s, for whoever may read its record (:meth:`record`). Raises Refusal."""
-        return self.analyses.of(code.upper(), self.record(code, secret), viewer)
+        """A finished game's analysis (:mod:`.analysis`): the public view's for anyone (it
+        is worked out from the public events and the roles the end reveals to all), a
+        player's own view's (``viewer``) for whoever may read the record (:meth:`record`:
+        a player's view holds their private results). Raises Refusal."""
+        if viewer is not None:
+            return self.analyses.of(code.upper(), self.record(code, secret), viewer)
+        record = self._finished(code)[2]
+        if record is None:
+            raise Refusal("no_record", f"room {code.upper()!r} has no finished game", 404)
+        return self.analyses.of(code.upper(), record, None)
 
     def _refuse_damaged(self, code: str) -> None:
         if code in self.damaged:

@@ -4,13 +4,16 @@
  * On a phone, short: first this player's own result in words of their team ("You won",
  * "You lost", or what a draw means), then the table's result and why (no rule ids), the
  * host's one-tap "play again" (everyone else is told that their page will follow), and
- * the details folded: the night-by-night reveal, everyone's role, the Year-by-Year recap.
- * On the board, large: the table's result, the night-by-night reveal and its chart, every
- * role. The game record can be downloaded by the table only.
+ * the details folded: the night-by-night reveal, who looked Corrupt to this player Year
+ * by Year, everyone's role, the Year-by-Year recap.
+ * On the board, large: the table's result, the night-by-night reveal and its chart, who
+ * looked Corrupt Year by Year (analysis.js), every role. The phone's folds hold this
+ * seat's own analysis too. The game record can be downloaded by the table only.
  */
 
+import { myAnalysis, tableAnalysis } from './analysis.js';
 import { h } from './dom.js';
-import { loadTokens } from './net.js';
+import { tableToken } from './net.js';
 import { showError } from './shell.js';
 import { roleTitle, t } from './i18n.js';
 import { recap } from './timeline.js';
@@ -48,8 +51,8 @@ export function endScreen(room, view) {
       ),
     ),
     board
-      ? h('div', { class: 'end-board-body' }, revealTable(view), roles, fold('recap', years), recordButton(room))
-      : [fold('night', nightReveal(view)), fold('roles', roles), fold('recap', years)],
+      ? h('div', { class: 'end-board-body' }, revealTable(view), tableAnalysis(room, view), roles, fold('recap', years), recordButton(room))
+      : [fold('night', nightReveal(view)), fold('analysis', myAnalysis(room, view)), fold('roles', roles), fold('recap', years)],
   );
 }
 
@@ -111,8 +114,7 @@ function rolesRevealed(view) {
  * it (`public_record`). A page with neither (a spectator) is offered nothing.
  */
 function recordButton(room) {
-  const tokens = loadTokens(room.code);
-  const token = tokens.token || tokens.host_token || tokens.moderator_token;
+  const token = tableToken(room.code);
   if (!token && !room.lobby?.settings?.public_record) return null;
   const button = h('button', {
     type: 'button',

@@ -27,6 +27,15 @@ export function loadTokens(code) {
   }
 }
 
+/**
+ * This page's token of the room's table (a seat's, the host's or the moderator's), or
+ * null: what a finished game's record and analysis are asked for with.
+ */
+export function tableToken(code) {
+  const tokens = loadTokens(code);
+  return tokens.token || tokens.host_token || tokens.moderator_token || null;
+}
+
 /** Merge `patch` into the tokens kept for `code`. */
 export function saveTokens(code, patch) {
   localStorage.setItem(`korapsyon:${code}`, JSON.stringify({ ...loadTokens(code), ...patch }));

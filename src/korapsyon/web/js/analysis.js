@@ -1,0 +1,221 @@
+/**
+ * The game's analysis on the end screens, like a chess site's analysis board: Year by Year,
+ * how likely each player was Corrupt, and the decisive moments (`GET
+ * /api/rooms/CODE/analysis`, the server's `korapsyon analyse` of the record; issue #20).
+ *
+ * The board draws every player's line over the Years from what the whole table could know
+ * (the Corrupt's lines in their colour: did the table find them, and when?) with the most
+ * decisive moments; a phone opens, in a fold, its own view's version: each player's line as
+ * this seat saw it, most suspected first, and every decisive moment. The public view's is
+ * anyone's (a TV's board holds no token); a player's own view, like the record, is asked
+ * for with this page's token of the room. It is fetched once per page and view; a redraw
+ * meanwhile shows "working it out" and is filled in when it comes.
+ */
+
+import { h, svg } from './dom.js';
+import { tableToken } from './net.js';
+import { roleTitle, t } from './i18n.js';
+import { roleBadge } from './roles.js';
+
+const asked = new Map(); // `${code}|${view}` -> {promise, data, failed}
+const BOARD_MOMENTS = 3;
+const BY = new Set(['treasury_report', 'witness_testimony', 'claim_made', 'player_eliminated', 'investigation_result', 'audit_delivered', 'project_voted', 'committee_named', 'auto_jail_used', 'jailing_blocked', 'tokhang_blocked']);
+
+/** The board's chart of every player's line (the public view's), and its top moments. */
+export function tableAnalysis(room, view) {
+  return analysisBlock(room, view, null, (data) => [
+    lineChart(view, data),
+    momentList(view, pickMoments(data.moments, BOARD_MOMENTS)),
+  ]);
+}
+
+/** The phone's fold body: this seat's view (a spectator's or the host's: the public's). */
+export function myAnalysis(room, view) {
+  const me = view.you?.name ?? null;
+  return analysisBlock(room, view, me, (data) => [
+    h('p', { class: 'hint', text: t(me ? 'analysis.caption.mine' : 'analysis.caption.public') }),
+    playerRows(view, data),
+    data.moments.length ? h('h3', { class: 'analysis-moments-title', text: t('analysis.moments') }) : null,
+    momentList(view, pickMoments(data.moments, 12)),
+  ]);
+}
+
+function analysisBlock(room, view, as, draw) {
+  const token = tableToken(room.code);
+  if (as && !token && !room.lobby?.settings?.public_record) return null; // (a player's view is the table's)
+  const box = h('div', { testid: 'analysis', class: 'analysis', data: { view: as ?? 'public' } });
+  const entry = fetchOnce(room.code, as, token);
+  const fill = () => {
+    if (entry.data) box.replaceChildren(...draw(entry.data).flat().filter(Boolean));
+    else box.replaceChildren(h('p', { class: 'hint', text: t(entry.failed ? 'analysis.failed' : 'analysis.loading') }));
+    box.dataset.state = entry.data ? 'done' : entry.failed ? 'failed' : 'loading';
+  };
+  fill();
+  if (!entry.data && !entry.failed) entry.promise.then(fill);
+  return box;
+}
+
+function fetchOnce(code, as, token) {
+  const key = `${code}|${as ?? ''}`;
+  if (!asked.has(key)) {
+    const entry = { data: null, failed: false, promise: null };
+    const query = as ? `?as=${encodeURIComponent(as)}` : '';
+    entry.promise = fetch(`/api/rooms/${encodeURIComponent(code)}/analysis${query}`, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    })
+      .then((answer) => (answer.ok ? answer.json() : Promise.reject(new Error(answer.statusText))))
+      .then((data) => { entry.data = data; })
+      .catch(() => { entry.failed = true; });
+    asked.set(key, entry);
+  }
+  return asked.get(key);
+}
+
+const percent = (p) => `${Math.round(p * 100)}%`;
+const roleOf = (view, name) => view.players.find((p) => p.name === name)?.role ?? null;
+const isCorrupt = (view, name) => roleOf(view, name) === 'corrupt_politician';
+
+/**
+ * One line per player over the Years (`analysis-chart`): the Corrupt's lines in their
+ * colour, everyone else's in the Good team's; the lines that end high, or are a Corrupt's,
+ * named at their end (nudged apart so that no two names overlap).
+ */
+function lineChart(view, data) {
+  const years = data.years;
+  if (!years.length) return null;
+  const width = 360;
+  const height = 200;
+  const pad = { left: 44, right: 100, top: 10, bottom: 24 };
+  const first = years[0].year;
+  const last = years[years.length - 1].year;
+  const x = (year) => pad.left + ((width - pad.left - pad.right) * (year - first)) / Math.max(1, last - first);
+  const y = (p) => pad.top + (height - pad.top - pad.bottom) * (1 - p);
+  const names = view.players.map((p) => p.name);
+  const end = (name) => years[years.length - 1].corrupt[name] ?? 0;
+  const order = [...names].sort((a, b) => Number(isCorrupt(view, a)) - Number(isCorrupt(view, b))); // the Corrupt on top
+  const labelled = names.filter((name) => isCorrupt(view, name) || end(name) >= 0.5).sort((a, b) => end(b) - end(a));
+  const gap = 13;
+  let floor = -Infinity;
+  const labels = labelled.map((name) => {
+    const at = Math.max(y(end(name)), floor + gap);
+    floor = at;
+    return { name, at };
+  });
+  const summary = order.map((name) => `${name}: ${years.map((yr) => percent(yr.corrupt[name] ?? 0)).join(', ')}`).join('; ');
+  return h(
+    'figure',
+    { class: 'analysis-chart-box' },
+    h('figcaption', { text: `🔎 ${t('analysis.title')}` }),
+    svg(
+      'svg',
+      { testid: 'analysis-chart', class: 'analysis-chart', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `${t('analysis.title')}: ${summary}` },
+      [0, 0.5, 1].map((p) => [
+        svg('line', { x1: pad.left, x2: width - pad.right, y1: y(p), y2: y(p), class: p === 0 ? 'axis' : 'grid' }),
+        svg('text', { x: pad.left - 5, y: y(p) + 4, 'text-anchor': 'end', class: 'tick', text: percent(p) }),
+      ]),
+      years.map((yr) => svg('text', { x: x(yr.year), y: height - 6, 'text-anchor': 'middle', class: 'tick', text: String(yr.year) })),
+      order.map((name) => {
+        const team = isCorrupt(view, name) ? 'bad' : 'good';
+        const points = years.map((yr) => [x(yr.year), y(yr.corrupt[name] ?? 0)]);
+        return svg(
+          'g',
+          { class: `analysis-line team-${team}`, data: { name } },
+          svg('title', { text: `${name}: ${years.map((yr) => percent(yr.corrupt[name] ?? 0)).join(' → ')}` }),
+          svg('path', { d: points.map(([px, py], k) => `${k ? 'L' : 'M'}${px.toFixed(1)},${py.toFixed(1)}`).join(' ') }),
+          points.length === 1 ? svg('circle', { cx: points[0][0], cy: points[0][1], r: 3 }) : null,
+        );
+      }),
+      labels.map(({ name, at }) =>
+        svg('text', { x: width - pad.right + 4, y: at + 4, class: `analysis-label team-${isCorrupt(view, name) ? 'bad' : 'good'}`, text: clip(name) }),
+      ),
+    ),
+    h(
+      'ul',
+      { class: 'chart-legend' },
+      h('li', { class: 'team-bad' }, h('span', { class: 'swatch', 'aria-hidden': 'true' }), t('analysis.legend.bad')),
+      h('li', { class: 'team-good' }, h('span', { class: 'swatch', 'aria-hidden': 'true' }), t('analysis.legend.good')),
+    ),
+  );
+}
+
+const clip = (name) => (name.length > 13 ? `${name.slice(0, 12)}…` : name);
+
+/** The phone's rows (`analysis-row`): each other player, most suspected at the end first. */
+function playerRows(view, data) {
+  const years = data.years;
+  if (!years.length) return null;
+  const end = years[years.length - 1].corrupt;
+  const names = view.players.map((p) => p.name).filter((name) => name !== data.view);
+  names.sort((a, b) => (end[b] ?? 0) - (end[a] ?? 0));
+  return h(
+    'ol',
+    { class: 'analysis-rows' },
+    names.map((name) => {
+      const series = years.map((yr) => yr.corrupt[name] ?? 0);
+      const role = roleOf(view, name);
+      return h(
+        'li',
+        { testid: 'analysis-row', class: `analysis-row team-${isCorrupt(view, name) ? 'bad' : 'good'}`, data: { name, corrupt: end[name] ?? 0 } },
+        h('div', { class: 'who' }, h('bdi', { class: 'name', text: name }), role ? roleBadge(role) : null),
+        spark(series, name),
+        h('span', { class: 'analysis-end', text: percent(end[name] ?? 0) }),
+      );
+    }),
+  );
+}
+
+function spark(series, name) {
+  const width = 96;
+  const height = 24;
+  const x = (k) => 2 + ((width - 4) * k) / Math.max(1, series.length - 1);
+  const y = (p) => 2 + (height - 4) * (1 - p);
+  return svg(
+    'svg',
+    { class: 'analysis-spark', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `${name}: ${series.map(percent).join(', ')}` },
+    svg('line', { x1: 0, x2: width, y1: y(0.5), y2: y(0.5), class: 'grid' }),
+    svg('path', { d: series.map((p, k) => `${k ? 'L' : 'M'}${x(k).toFixed(1)},${y(p).toFixed(1)}`).join(' ') }),
+    svg('circle', { cx: x(series.length - 1), cy: y(series[series.length - 1]), r: 2.5 }),
+  );
+}
+
+/**
+ * The most telling moments, in the order they happened: the removals that went against the
+ * evidence, then the largest single exposures and clearings, then the other removals.
+ */
+function pickMoments(moments, count) {
+  const weight = (m) => {
+    if (m.verdict === 'good_removed_against_evidence') return 3;
+    if (m.kind === 'exposed' || m.kind === 'cleared') return 1 + Math.abs(m.after - m.before);
+    return m.verdict === 'corrupt_caught' ? 1 : 0.5;
+  };
+  return [...moments]
+    .map((m, order) => ({ m, order }))
+    .sort((a, b) => weight(b.m) - weight(a.m) || a.order - b.order)
+    .slice(0, count)
+    .sort((a, b) => a.order - b.order)
+    .map(({ m }) => m);
+}
+
+function momentList(view, moments) {
+  if (!moments.length) return null;
+  return h(
+    'ul',
+    { class: 'analysis-moments' },
+    moments.map((m) => h('li', { testid: 'analysis-moment', data: { kind: m.kind, verdict: m.verdict ?? null }, text: momentText(m) })),
+  );
+}
+
+function momentText(m) {
+  const params = { year: m.year, player: m.player, role: roleTitle(m.role) };
+  if (m.kind === 'exposed' || m.kind === 'cleared') {
+    const by = t(`analysis.by.${BY.has(m.by) ? m.by : 'other'}`);
+    return t(`analysis.moment.${m.kind}`, { ...params, by, before: percent(m.before), after: percent(m.after) });
+  }
+  return t(`analysis.moment.${m.verdict}`, {
+    ...params,
+    removed: t(`analysis.removed.${m.kind}`),
+    p: percent(m.corrupt ?? 0),
+    other: m.most_suspected ?? '',
+    q: percent(m.most_suspected_corrupt ?? 0),
+  });
+}
