@@ -35,7 +35,7 @@ class Join(msgspec.Struct, forbid_unknown_fields=True):
 class AddBot(msgspec.Struct, forbid_unknown_fields=True):
     """Host: add a bot seat."""
 
-    kind: Literal["heuristic", "random"] = "heuristic"
+    kind: Literal["heuristic", "random", "search"] = "heuristic"
     name: str | None = None
 
 

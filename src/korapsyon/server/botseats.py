@@ -7,12 +7,19 @@ itself (``auto_stand_in``) once a seat's phone has been gone ``away_seconds`` or
 got the timer's default twice in a row (R-72); it hands the seat back the moment its
 player is here again, and never talks in its player's name. Every bot is given the events
 its seat may see, and nothing else.
+
+A ``search`` bot thinks for about a tenth of a second or more a decision (docs/BOTS.md), so
+it thinks in a thread, off the event loop: it is handed its prompt whole (the choices and
+the view as they are when it is asked), it keeps its own public board (the other bots'
+shared one changes meanwhile), it is given no events while it thinks (they wait for it),
+and what it decides is dropped if the step moved on meanwhile.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import random
 import weakref
 from collections.abc import Coroutine
@@ -20,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..bots import Board, make_agent
-from ..bots.agent import Agent, prompt_for
+from ..bots.agent import Agent, Prompt, prompt_for
 from ..rules.actions import Action
 from ..rules.events import visible_to
 from ..rules.game import Game
@@ -31,6 +38,7 @@ from .errors import Refusal
 from .port import RoomPort, Seat
 
 AUTO_BOT = "heuristic"  # the kind of bot that stands in by itself
+THINKING = frozenset({"search"})  # the kinds that think in a thread, off the event loop
 
 
 class Play(Protocol):
@@ -57,6 +65,8 @@ class Bot:
     corrupt: bool
     cursor: int = 0  # events of the game delivered so far
     busy: bool = False  # an act is scheduled or running
+    thinks: bool = False  # it decides in a thread (:data:`THINKING`)
+    thinking: bool = False  # it is deciding in its thread now: its events wait
     talked: int = -1  # the discussion (step serial) it last talked in
     stand_in: bool = False  # it plays a person's seat while they are away: it never talks
 
@@ -88,9 +98,11 @@ class BotSeats:
         start of the game (:meth:`feed`), and nothing else."""
         game = self.play.game
         index = game.seat(name)
-        agent = make_agent(kind, f"{self.play.room.code}/{index}/{self.rng.random()}", self.board)
+        thinks = kind in THINKING
+        seed = f"{self.play.room.code}/{index}/{self.rng.random()}"
+        agent = make_agent(kind, seed, None if thinks else self.board)
         corrupt = game.roles[index] is Role.CORRUPT_POLITICIAN
-        self.bots[name] = Bot(agent, index, corrupt, stand_in=stand_in)
+        self.bots[name] = Bot(agent, index, corrupt, stand_in=stand_in, thinks=thinks)
 
     def rewind(self, events: int) -> None:
         """The game was rebuilt with ``events`` events: nothing beyond them was seen."""
@@ -110,6 +122,8 @@ class BotSeats:
         game = self.play.game
         events = game.events
         for name, bot in self.bots.items():
+            if bot.thinking:
+                continue  # (its events wait until it has decided)
             if bot.cursor < len(events):
                 seat, corrupt = bot.seat, bot.corrupt
                 visible = [e for e in events[bot.cursor :] if visible_to(e, seat, corrupt)]
@@ -145,7 +159,12 @@ class BotSeats:
                 prompt = prompt_for(game, name, optional=optional)
                 if bot.stand_in:
                     prompt.claims = []  # no claim in its player's name
-                action = bot.agent.act(prompt)
+                if bot.thinks:
+                    action = await self._think(bot, prompt)
+                    if play.step_serial != serial or self.bots.get(name) is not bot:
+                        return  # (the step moved on while it thought)
+                else:
+                    action = bot.agent.act(prompt)
                 if action is not None:
                     await play.act(action)
             except Exception:
@@ -155,6 +174,18 @@ class BotSeats:
                 play.changed()
 
         play.loop.call_later(delay, lambda: play.spawn(run()))
+
+    @staticmethod
+    async def _think(bot: Bot, prompt: Prompt) -> Action | None:
+        """``bot`` decides ``prompt`` in a thread: the prompt whole (its view worked out
+        now, on the loop), and no events for it meanwhile (:meth:`feed` skips it)."""
+        view = prompt.view()
+        whole = dataclasses.replace(prompt, _view=lambda: view)
+        bot.thinking = True
+        try:
+            return await asyncio.to_thread(bot.agent.act, whole)
+        finally:
+            bot.thinking = False
 
     # ------------------------------------------------------------ stand-ins
     def missed(self, name: str) -> int:

@@ -31,7 +31,7 @@ from .shards import Shards
 from .tokens import digest, digests, matches, token
 
 PRESENCE_SECONDS = 1.0  # connections coming and going re-send the lobby at most this often
-SEAT_BOTS = ("heuristic", "random")  # the bots a seat may hold (bots.kinds.BOT_KINDS: a run's)
+SEAT_BOTS = ("heuristic", "random", "search")  # a seat's bots (bots.kinds.BOT_KINDS: a run's)
 log = logging.getLogger("korapsyon.server")
 BOT_NAMES = ("Bot Amihan", "Bot Bayani", "Bot Dalisay", "Bot Diwa", "Bot Habagat", "Bot Isko",
              "Bot Kidlat", "Bot Liwayway", "Bot Mayumi", "Bot Ningning", "Bot Tala", "Bot Ulan",
@@ -104,7 +104,7 @@ class Room:
     def add_bot(self, kind: str, raw_name: str | None = None) -> int:
         self._in_lobby()
         if kind not in SEAT_BOTS:
-            raise Refusal("bad_bot", f"bots are {' or '.join(SEAT_BOTS)}, not {kind!r}")
+            raise Refusal("bad_bot", f"bots are {', '.join(SEAT_BOTS)}, not {kind!r}")
         if raw_name is None:
             taken = {s.name for s in self.seats}
             raw_name = next((n for n in BOT_NAMES if n not in taken), f"Bot {len(self.seats) + 1}")

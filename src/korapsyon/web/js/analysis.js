@@ -90,6 +90,7 @@ function lineChart(view, data) {
   const last = years[years.length - 1].year;
   const x = (year) => pad.left + ((width - pad.left - pad.right) * (year - first)) / Math.max(1, last - first);
   const y = (p) => pad.top + (height - pad.top - pad.bottom) * (1 - p);
+  const every = Math.max(1, Math.ceil((last - first + 1) / 8)); // Years named on the axis
   const names = view.players.map((p) => p.name);
   const end = (name) => years[years.length - 1].corrupt[name] ?? 0;
   const order = [...names].sort((a, b) => Number(isCorrupt(view, a)) - Number(isCorrupt(view, b))); // the Corrupt on top
@@ -113,7 +114,7 @@ function lineChart(view, data) {
         svg('line', { x1: pad.left, x2: width - pad.right, y1: y(p), y2: y(p), class: p === 0 ? 'axis' : 'grid' }),
         svg('text', { x: pad.left - 5, y: y(p) + 4, 'text-anchor': 'end', class: 'tick', text: percent(p) }),
       ]),
-      years.map((yr) => svg('text', { x: x(yr.year), y: height - 6, 'text-anchor': 'middle', class: 'tick', text: String(yr.year) })),
+      years.filter((yr) => (yr.year - first) % every === 0).map((yr) => svg('text', { x: x(yr.year), y: height - 6, 'text-anchor': 'middle', class: 'tick', text: String(yr.year) })),
       order.map((name) => {
         const team = isCorrupt(view, name) ? 'bad' : 'good';
         const points = years.map((yr) => [x(yr.year), y(yr.corrupt[name] ?? 0)]);

@@ -237,6 +237,7 @@ function fundChart(points, targets) {
   const high = Math.max(10, ...values);
   const x = (year) => pad.left + ((width - pad.left - pad.right) * year) / lastYear;
   const y = (value) => pad.top + ((height - pad.top - pad.bottom) * (high - value)) / (high - low || 1);
+  const every = lastYear <= 6 ? 1 : Math.ceil(lastYear / 6); // Years named on the axis: never crowding "Start"
   const step = [5, 10, 20, 25, 50, 100].find((s) => (high - low) / s <= 5) ?? 100;
   const ticks = [];
   for (let v = Math.ceil(low / step) * step; v <= high; v += step) ticks.push(v);
@@ -254,7 +255,7 @@ function fundChart(points, targets) {
         svg('text', { x: pad.left - 5, y: y(value) + 5, 'text-anchor': 'end', class: 'tick', text: String(value) }),
       ]),
       fundTarget ? svg('line', { x1: pad.left, x2: width - pad.right, y1: y(fundTarget), y2: y(fundTarget), class: 'target' }) : null,
-      points.map((p) => svg('text', { x: x(p.year), y: height - 6, 'text-anchor': 'middle', class: 'tick', text: p.year ? String(p.year) : t('chart.start') })),
+      points.filter((p) => p.year % every === 0).map((p) => svg('text', { x: x(p.year), y: height - 6, 'text-anchor': 'middle', class: 'tick', text: p.year ? String(p.year) : t('chart.start') })),
       series.map((s) => [
         svg('path', { d: points.map((p, k) => `${k ? 'L' : 'M'}${x(p.year).toFixed(1)},${y(p[s.key]).toFixed(1)}`).join(' '), class: `line ${s.class}` }),
         points.map((p) => svg('circle', { cx: x(p.year), cy: y(p[s.key]), r: 3.5, class: `dot ${s.class}` })),

@@ -228,7 +228,7 @@ function hostPanel(room, hostToken, request) {
   const kind = h(
     'select',
     { testid: 'bot-kind', id: 'bot-kind' },
-    ['heuristic', 'random'].map((k) => h('option', { value: k, text: t(`bot.${k}`) })),
+    ['heuristic', 'search', 'random'].map((k) => h('option', { value: k, text: t(`bot.${k}`) })),
   );
   return h(
     'div',

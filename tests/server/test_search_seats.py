@@ -1,0 +1,72 @@
+"""A room's ``search`` bot seats (issue #20): the host adds them like any bot, they play a
+whole game through the session, and they think off the event loop (a search decision
+takes a tenth of a second or more: on the loop it would stall every room of the worker)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+
+from korapsyon.bots.search import SearchAgent
+from korapsyon.rules.actions import Action
+from korapsyon.server.settings import DEFAULT_DURATIONS
+from tests.server.inprocess import in_process
+from tests.server.live import HANG_SECONDS
+
+FAST = {"timers": False, "bot_delay": [0.0, 0.0]}
+SLOW = {
+    "durations": {**dict.fromkeys(DEFAULT_DURATIONS, 3600.0), "discussion": 0.02},
+    "bot_delay": [0.0, 0.0],
+}  # (a table of bots has nobody to end its discussions; every other step waits for them)
+
+
+def test_search_bot_seats_play_a_whole_game_thinking_off_the_event_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    on_loop: list[bool] = []
+    act = SearchAgent.act
+
+    def watched(self: SearchAgent, prompt: Any) -> Action | None:
+        try:
+            asyncio.get_running_loop()
+            on_loop.append(True)
+        except RuntimeError:  # no loop runs in this thread
+            on_loop.append(False)
+        return act(self, prompt)
+
+    monkeypatch.setattr(SearchAgent, "act", watched)
+    with in_process() as live, live.http() as http:
+        created = http.post("/api/rooms", json={"settings": SLOW}).json()
+        code, host = created["code"], created["host_token"]
+        auth = {"authorization": f"Bearer {host}"}
+        for kind in ["search"] * 2 + ["heuristic"] * 7:
+            added = http.post(f"/api/rooms/{code}/bots", json={"kind": kind}, headers=auth)
+            assert added.status_code == 201, added.text
+        seats = http.get(f"/api/rooms/{code}").json()["seats"]
+        assert [s["bot"] for s in seats].count("search") == 2
+        assert http.post(f"/api/rooms/{code}/start", headers=auth).status_code == 200
+        deadline = time.monotonic() + 10 * HANG_SECONDS
+        while live.hub.rooms[code].status != "finished":
+            assert time.monotonic() < deadline, "the game did not end"
+            time.sleep(0.05)
+        game = live.game(code)
+        assert game.outcome is not None
+        searchers = {s["name"] for s in seats if s["bot"] == "search"}
+        theirs = [a for a in game.actions if a.player in searchers]
+        assert theirs and not any(a.auto for a in theirs)  # every decision their own
+    assert on_loop and not any(on_loop), "a search bot thought on the event loop"
+
+
+def test_an_unknown_bot_kind_is_refused_and_changes_nothing() -> None:
+    with in_process() as live, live.http() as http:
+        created = http.post("/api/rooms", json={"settings": FAST}).json()
+        auth = {"authorization": f"Bearer {created['host_token']}"}
+        refused = http.post(
+            f"/api/rooms/{created['code']}/bots", json={"kind": "oracle"}, headers=auth
+        )
+        assert refused.status_code == 400
+        assert "oracle" in refused.json()["error"]["message"]
+        assert http.get(f"/api/rooms/{created['code']}").json()["seats"] == []
