@@ -50,6 +50,19 @@ def test_every_english_string_has_a_filipino_one() -> None:
     assert not extra, f"fil.json has keys en.json lacks (stale?): {extra}"
 
 
+def test_every_event_that_moves_the_analysis_has_words() -> None:
+    """The analysis's moments name the event that exposed or cleared a player
+    (``analysis.by.<kind>``, analysis.js): every kind of event that can change the
+    beliefs (tracker.EVIDENCE; the end's own reveal stops the analysis) has its words,
+    rather than the catch-all "what happened"."""
+    from korapsyon.bots.beliefs.tracker import EVIDENCE
+
+    kinds = {kind.__struct_config__.tag for kind in EVIDENCE} - {"game_over"}
+    en = _catalog("en")
+    missing = sorted(kind for kind in kinds if f"analysis.by.{kind}" not in en)
+    assert not missing, f"en.json has no analysis.by words for {missing}"
+
+
 def test_switching_to_filipino_changes_the_lobby_and_is_remembered(tabs: Tabs) -> None:
     """The lobby's ``lang-select`` set to ``fil`` changes the words of the UI (the
     create-room button), and the choice survives a reload; back to ``en``, it is English."""

@@ -19,7 +19,6 @@ import { roleBadge } from './roles.js';
 
 const asked = new Map(); // `${code}|${view}` -> {promise, data, failed}
 const BOARD_MOMENTS = 3;
-const BY = new Set(['treasury_report', 'witness_testimony', 'claim_made', 'player_eliminated', 'investigation_result', 'audit_delivered', 'project_voted', 'committee_named', 'auto_jail_used', 'jailing_blocked', 'tokhang_blocked']);
 
 /** The board's chart of every player's line (the public view's), and its top moments. */
 export function tableAnalysis(room, view) {
@@ -209,7 +208,8 @@ function momentList(view, moments) {
 function momentText(m) {
   const params = { year: m.year, player: m.player, role: roleTitle(m.role) };
   if (m.kind === 'exposed' || m.kind === 'cleared') {
-    const by = t(`analysis.by.${BY.has(m.by) ? m.by : 'other'}`);
+    const key = `analysis.by.${m.by}`;
+    const by = t(key) === key ? t('analysis.by.other') : t(key); // (a kind with no words yet)
     return t(`analysis.moment.${m.kind}`, { ...params, by, before: percent(m.before), after: percent(m.after) });
   }
   return t(`analysis.moment.${m.verdict}`, {
