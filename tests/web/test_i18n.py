@@ -57,7 +57,7 @@ def test_every_event_that_moves_the_analysis_has_words() -> None:
     rather than the catch-all "what happened"."""
     from korapsyon.bots.beliefs.tracker import EVIDENCE
 
-    kinds = {kind.__struct_config__.tag for kind in EVIDENCE} - {"game_over"}
+    kinds = {str(kind.__struct_config__.tag) for kind in EVIDENCE} - {"game_over"}
     en = _catalog("en")
     missing = sorted(kind for kind in kinds if f"analysis.by.{kind}" not in en)
     assert not missing, f"en.json has no analysis.by words for {missing}"
