@@ -63,7 +63,8 @@ def _games_for(pairs: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
     help="A file of played games (JSON lines): games it holds for this seed and player "
-    "count are read instead of played, new ones appended, so a run can stop and resume.",
+    "count are read instead of played, new ones appended, so a run can stop and resume "
+    "(start a new file when the bots or the rules change).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def ladder(
