@@ -85,15 +85,21 @@ def _games(good: str, bad: str, good_wins: int, n: int) -> list[Played]:
 
 def test_the_verdict_needs_the_interval_8_points_above_the_mirror_match() -> None:
     results = {
-        ("heuristic", "heuristic"): _games("heuristic", "heuristic", 450, 1000),  # Corrupt 55%
+        ("heuristic", "heuristic"): _games("heuristic", "heuristic", 180, 400),  # Good 45%
         ("search", "heuristic"): _games("search", "heuristic", 160, 200),  # Good 80%
-        ("heuristic", "search"): _games("heuristic", "search", 70, 200),  # Corrupt 65%
+        ("heuristic", "search"): _games("heuristic", "search", 132, 400),  # Corrupt 67%
     }
     good, corrupt = verdicts(results)
     assert (good.side, good.rate, good.met, good.strict) == ("good", 0.8, True, True)
-    assert corrupt.side == "corrupt" and corrupt.rate == pytest.approx(0.65)
-    assert corrupt.low < 0.55 + 0.08 and not corrupt.met  # 10 points up, but not outside
-    assert corrupt.paired_games == 200
+    assert corrupt.side == "corrupt" and corrupt.rate == pytest.approx(0.67)
+    assert corrupt.mirror_rate == pytest.approx(0.55)
+    assert corrupt.low < 0.55 + 0.08 and not corrupt.met  # 12 points up, but not outside
+    # on the same deals search's team wins every deal the mirror's Corrupt won, and 48 more
+    # of the 400: +12 points, an interval of about +/-3 points, so above +8
+    assert corrupt.paired_games == 400
+    assert corrupt.paired == pytest.approx(0.12)
+    assert corrupt.paired_low == pytest.approx(0.12 - 1.96 * math.sqrt(0.12 * 0.88 / 399), abs=1e-3)
+    assert corrupt.paired_met
 
 
 def _ladder(*args: str) -> dict[str, object]:

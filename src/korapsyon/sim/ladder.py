@@ -306,8 +306,18 @@ class Verdict:
         """The interval's low end above the mirror's rate plus the margin."""
         return self.low > self.mirror_rate + MARGIN
 
+    @property
+    def paired_met(self) -> bool:
+        """The paired difference's interval lies above the margin."""
+        return self.paired_low > MARGIN
+
     def to_wire(self) -> dict[str, Any]:
-        return {**self.__dict__, "met": self.met, "strict": self.strict}
+        return {
+            **self.__dict__,
+            "met": self.met,
+            "strict": self.strict,
+            "paired_met": self.paired_met,
+        }
 
 
 def _wins(games: Sequence[Played], side: str) -> list[int]:
@@ -439,6 +449,7 @@ def text(data: Mapping[str, Any]) -> str:
             word = "MET (above the mirror's rate + 8 points; not above its high end + 8)"
         else:
             word = "NOT MET"
+        paired = "above" if v["paired_met"] else "not above"
         lines += [
             "",
             f"{CHALLENGER} as {who} ({pair}): its team wins {_pct(v['rate'])} of {v['games']} "
@@ -446,7 +457,8 @@ def text(data: Mapping[str, Any]) -> str:
             f"{_pct(v['mirror_rate'])} of {v['mirror_games']} "
             f"({_pct(v['mirror_low'])}-{_pct(v['mirror_high'])})",
             f"  paired on the same {v['paired_games']} deals: {100 * v['paired']:+.1f} points "
-            f"({100 * v['paired_low']:+.1f} to {100 * v['paired_high']:+.1f})",
+            f"({100 * v['paired_low']:+.1f} to {100 * v['paired_high']:+.1f}): the interval "
+            f"is {paired} +8 points",
             f"  +8 points: low end {_pct(v['low'])} against {_pct(bar)} "
             f"(strict: {_pct(v['mirror_high'] + MARGIN)}): {word}",
         ]
