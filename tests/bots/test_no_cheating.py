@@ -9,6 +9,7 @@ from collections.abc import Callable
 from korapsyon.bots import HeuristicAgent, seat_agents
 from korapsyon.bots.agent import Agent, Prompt, play, prompt_for
 from korapsyon.bots.search import Budget, SearchAgent
+from korapsyon.bots.search.worlds import Table, build_world
 from korapsyon.rules import Game, Role
 from korapsyon.rules.actions import Action, JailVote
 from korapsyon.rules.steps import Step
@@ -80,9 +81,26 @@ class _PeekingAgent(HeuristicAgent):
         return super().act(prompt)
 
 
-def test_the_harness_catches_a_bot_that_peeks() -> None:
-    """The same comparison fails a bot that reads hidden roles."""
-    for seed in range(40):
+class _PeekingSearch(SearchAgent):
+    """A cheat of the kind a determinised search could hide: its worlds hold the true
+    roles (``true_roles``, filled by the test) instead of roles drawn from its beliefs."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"bot/{name}", budget=Budget(worlds=2, options=2))
+        self.true_roles: dict[str, Role] = {}
+
+    def _worlds(self) -> list[Game]:
+        beliefs, ruleset = self.beliefs, self.ruleset
+        assert beliefs is not None and beliefs.seat is not None and ruleset is not None
+        table = Table(beliefs.seat, beliefs.players, ruleset, tuple(self.events))
+        roles = [self.true_roles[name] for name in beliefs.players]
+        return [build_world(table, roles, self.rng) for _ in range(self.budget.worlds)]
+
+
+def _harness_catches(make: Callable[[str], _PeekingAgent | _PeekingSearch], pairs: int) -> bool:
+    """Whether some pair of games (with two other players' roles swapped) makes the bot
+    choose differently on the same view when it is shown each game's true roles."""
+    for seed in range(pairs):
         rng = random.Random(5000 + seed)
         a = random_setup(seed)
         play(a, seat_agents(a, "heuristic", seed), random.Random(seed))
@@ -90,7 +108,7 @@ def test_the_harness_catches_a_bot_that_peeks() -> None:
         if variation.viewer is None or variation.swap is None:
             continue
         name = a.players[variation.viewer]
-        bot_a, bot_b = _PeekingAgent(name), _PeekingAgent(name)
+        bot_a, bot_b = make(name), make(name)
         for moment in side_by_side(a, variation, rng):
             bot_a.observe(moment.seen_a)
             bot_b.observe(moment.seen_b)
@@ -100,8 +118,18 @@ def test_the_harness_catches_a_bot_that_peeks() -> None:
             bot_a.true_roles = dict(zip(moment.a.players, moment.a.roles, strict=True))
             bot_b.true_roles = dict(zip(moment.b.players, moment.b.roles, strict=True))
             if bot_a.act(prompt_a) != bot_b.act(prompt_b):
-                return  # caught
-    raise AssertionError("a bot that reads hidden roles went unnoticed")
+                return True
+    return False
+
+
+def test_the_harness_catches_a_bot_that_peeks() -> None:
+    """The same comparison fails a bot that reads hidden roles."""
+    assert _harness_catches(_PeekingAgent, 40), "a bot that reads hidden roles went unnoticed"
+
+
+def test_the_harness_catches_a_search_bot_whose_worlds_peek() -> None:
+    """... and a search bot that rolls out worlds holding the true roles."""
+    assert _harness_catches(_PeekingSearch, 40), "a search bot's peeking worlds went unnoticed"
 
 
 def test_search_bot_decides_only_on_what_its_seat_may_see() -> None:
