@@ -1,4 +1,5 @@
-"""``korapsyon simulate``: play many bot games on all cores and report the balance."""
+"""``korapsyon simulate``: play many bot games on all cores (or a Dask cluster) and report
+the balance."""
 
 from __future__ import annotations
 
@@ -72,6 +73,13 @@ def _player_counts(text: str) -> tuple[int, ...]:
     type=click.IntRange(1),
     help="Worker processes (default: every core).",
 )
+@click.option(
+    "--cluster",
+    default=None,
+    metavar="ADDRESS",
+    help="Run on the Dask cluster whose scheduler is at ADDRESS, e.g. tcp://10.0.0.5:8786 "
+    "(same results as a local run; needs korapsyon[cluster] here and on the workers).",
+)
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option(
     "--out",
@@ -88,6 +96,7 @@ def simulate(
     rules: tuple[str, ...],
     composition: str | None,
     workers: int | None,
+    cluster: str | None,
     seed: int,
     out: Path | None,
     records: bool,
@@ -118,7 +127,7 @@ def simulate(
         length=total, label="simulating", file=sys.stderr, show_pos=True, show_eta=True
     ) as bar:
         try:
-            results = run(config, workers, bar.update)
+            results = run(config, workers, bar.update, cluster=cluster)
         except ValueError as exc:
             raise click.UsageError(str(exc)) from None
     elapsed = time.perf_counter() - started
