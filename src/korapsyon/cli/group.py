@@ -16,6 +16,7 @@ COMMANDS = {
     "analyse": "analyse",
     "bench": "bench",
     "simulate": "simulate",
+    "tune": "tune",
     "serve": "serve",
     "protocol": "protocol",
     "loadtest": "loadtest",

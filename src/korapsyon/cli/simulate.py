@@ -14,7 +14,7 @@ from ..bots.kinds import BOT_KINDS
 from .terminal import say
 
 
-def _player_counts(text: str) -> tuple[int, ...]:
+def player_counts(text: str) -> tuple[int, ...]:
     counts: list[int] = []
     for part in text.split(","):
         low, _, high = part.strip().partition("-")
@@ -107,7 +107,7 @@ def simulate(
     from ..sim.runner import SimConfig, parse_composition, parse_rules
     from ..sim.runner import simulate as run
 
-    players = _player_counts(players_text)
+    players = player_counts(players_text)
     if records and out is None:
         raise click.UsageError("--records needs --out DIR")
     if out is not None:

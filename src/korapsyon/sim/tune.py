@@ -1,0 +1,301 @@
+"""The balance tuner: search the rule parameters a designer may change, per player count,
+for the setting that brings Good's win rate to 45-55% with heuristic and search bots.
+
+For each player count the candidates are every combination of a Corruption Fund target and
+a Public Spending target around the R-05 row (their Tokhang and Auto Jail costs follow,
+half the target rounded up) and the values of any other ruleset option given as a dial
+(e.g. ``kaban_start`` or ``auto_jail_mode``).
+
+1. **Heuristic rounds (successive halving).** Every candidate plays ``first`` heuristic
+   games; the best third (closest to 50% Good, then the smallest change from the rules as
+   they are) plays twice as many new games, and so on until ``finalists`` remain. Every
+   candidate plays the same game indices with the same seed (common random numbers: the
+   same deals), so candidates are compared on the same games.
+2. **Search check.** Each finalist plays ``search_games`` games with search bots in every
+   seat (about a hundred times dearer). The choice is the finalist whose generations' 95%
+   intervals all hold 50% (or, failing that, lie nearest to it), then whose heuristic rate
+   is nearest 50%: a handful of search games overrule many heuristic ones only when they
+   are clear.
+
+Everything is deterministic for a seed, wherever the games run (:mod:`.cluster`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..rules.errors import MalformedError
+from ..rules.ruleset import Ruleset, table_targets
+from .runner import GameResult, Games, SimConfig, play_games
+from .stats import wilson
+
+BAND = (0.45, 0.55)
+TARGETS = ("public_spending_target", "corruption_fund_target")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to search and how much to spend."""
+
+    players: tuple[int, ...]
+    seed: int = 0
+    fund_span: int = 5  # Corruption Fund targets from the R-05 row -span to +span
+    spending_span: int = 3  # Public Spending targets likewise
+    dials: tuple[tuple[str, tuple[Any, ...]], ...] = ()  # other ruleset options' values
+    first: int = 40  # heuristic games per candidate in the first round
+    finalists: int = 3  # candidates per player count that reach the search check
+    search_games: int = 0  # search-bot games per finalist (0: heuristic only)
+
+    def candidates(self, players: int) -> list[Ruleset]:
+        """Every candidate ruleset for one player count (checked: a bad dial is an error)."""
+        spending, fund = table_targets(players)
+        names = [name for name, _ in self.dials]
+        out: list[Ruleset] = []
+        for values in itertools.product(*(v for _, v in self.dials)):
+            for ps in range(spending - self.spending_span, spending + self.spending_span + 1):
+                for cf in range(fund - self.fund_span, fund + self.fund_span + 1):
+                    options = dict(zip(names, values, strict=True))
+                    options.update(public_spending_target=ps, corruption_fund_target=cf)
+                    out.append(Ruleset.from_wire(options))
+        return out
+
+    def rounds(self) -> list[tuple[int, int]]:
+        """(candidates alive, new games each) per heuristic round, for any player count."""
+        alive = len(self.candidates(self.players[0]))
+        games = self.first
+        out = [(alive, games)]
+        while alive > self.finalists:
+            alive = max(self.finalists, -(-alive // 3))
+            games *= 2
+            out.append((alive, games))
+        return out
+
+    def cost(self) -> tuple[int, int]:
+        """(heuristic games, search games) the whole search plays."""
+        heuristic = sum(alive * games for alive, games in self.rounds()) * len(self.players)
+        finalists = min(self.finalists, self.rounds()[-1][0])
+        return heuristic, finalists * self.search_games * len(self.players)
+
+
+@dataclass
+class Candidate:
+    """One ruleset tried for one player count, with the games it has played so far."""
+
+    players: int
+    ruleset: Ruleset
+    heuristic: list[GameResult] = field(default_factory=list)
+    search: list[GameResult] = field(default_factory=list)
+
+    def games(self, generation: str) -> list[GameResult]:
+        return self.heuristic if generation == "heuristic" else self.search
+
+    def rate(self, generation: str) -> float | None:
+        games = self.games(generation)
+        return sum(g.winner == "good" for g in games) / len(games) if games else None
+
+    def interval(self, generation: str) -> tuple[float, float]:
+        games = self.games(generation)
+        return wilson(sum(g.winner == "good" for g in games), len(games))
+
+    def change(self) -> int:
+        """How far from the rules as they are: target points moved plus other options set."""
+        spending, fund = table_targets(self.players)
+        moved = abs(self.ruleset.targets(self.players)[0] - spending)
+        moved += abs(self.ruleset.targets(self.players)[1] - fund)
+        others = {k: v for k, v in self.ruleset.to_wire().items() if k not in TARGETS}
+        return moved + len(others)
+
+    def miss(self) -> float:
+        """How far the worse generation's 95% interval lies from 50% (0 when every played
+        generation's interval holds 50%): a few search games overrule the heuristic ones
+        only when they are clear."""
+        return max(
+            (max(0.0, low - 0.5, 0.5 - high) for low, high in map(self.interval, self.played())),
+            default=0.0,
+        )
+
+    def played(self) -> list[str]:
+        return [g for g in ("heuristic", "search") if self.games(g)]
+
+    def key(self) -> tuple[float, float, int, str]:
+        """The order of the search: interval miss, then the heuristic rate's distance from
+        50%, then the smallest change from the rules as they are (then a fixed order)."""
+        rate = self.rate("heuristic")
+        distance = 0.0 if rate is None else abs(rate - 0.5)
+        return (round(self.miss(), 9), round(distance, 9), self.change(), repr(self.ruleset))
+
+
+@dataclass
+class Outcome:
+    """The search: every candidate of every player count, the rounds, and the choices."""
+
+    plan: Plan
+    candidates: dict[int, list[Candidate]]
+    finalists: dict[int, list[Candidate]]
+    chosen: dict[int, Candidate]
+    games: dict[str, int]
+
+    def rules(self) -> list[str]:
+        """The chosen rulesets as ``simulate --rule`` options (per player count)."""
+        by_key: dict[str, list[str]] = {}
+        for players, candidate in self.chosen.items():
+            wire = candidate.ruleset.to_wire()
+            for key, value in wire.items():
+                text = value if isinstance(value, str) else repr(value).lower()
+                by_key.setdefault(key, []).append(f"{players}:{text}")
+        return [f"{key}={','.join(values)}" for key, values in by_key.items()]
+
+
+def parse_dial(text: str) -> tuple[str, tuple[Any, ...]]:
+    """``kaban_start=40,50,60`` or ``auto_jail_mode=direct,forced_vote``: an option of
+    :class:`~korapsyon.rules.ruleset.Ruleset` (not a target: those are searched anyway) and
+    the values to try, each checked."""
+    import json
+
+    key, sep, values = text.partition("=")
+    key = key.strip()
+    if not sep or not values.strip():
+        raise ValueError(f"--dial takes option=value,value,..., not {text!r}")
+    if key in TARGETS:
+        raise ValueError(f"{key} is searched already (--fund-span, --spending-span)")
+    if key not in Ruleset.__struct_fields__:
+        raise ValueError(f"{key!r} is not a ruleset option ({', '.join(_options())})")
+    out: list[Any] = []
+    for value in values.split(","):
+        try:
+            parsed: Any = json.loads(value)
+        except json.JSONDecodeError:
+            parsed = value.strip()
+        try:
+            Ruleset.from_wire({key: parsed})
+        except MalformedError as exc:
+            raise ValueError(f"--dial {key}: {exc}") from None
+        out.append(parsed)
+    return key, tuple(dict.fromkeys(out))
+
+
+def _options() -> list[str]:
+    return [k for k in Ruleset.__struct_fields__ if k not in TARGETS]
+
+
+def tune(
+    plan: Plan,
+    pool: Executor,
+    progress: Callable[[int], None] | None = None,
+    note: Callable[[str], None] | None = None,
+) -> Outcome:
+    """Run the search of ``plan`` on ``pool`` (see :func:`.cluster.place`)."""
+    candidates = {n: [Candidate(n, r) for r in plan.candidates(n)] for n in plan.players}
+    alive = {n: list(c) for n, c in candidates.items()}
+    games = {"heuristic": 0, "search": 0}
+    for number, (keep, new) in enumerate(plan.rounds()):
+        alive = {n: sorted(c, key=Candidate.key)[:keep] for n, c in alive.items()}
+        every = [c for n in plan.players for c in alive[n]]
+        _play(every, "heuristic", new, seed=plan.seed, pool=pool, progress=progress)
+        games["heuristic"] += new * len(every)
+        if note:
+            note(f"round {number + 1}: {len(every)} candidates, {new} new heuristic games each")
+    finalists = {n: sorted(c, key=Candidate.key)[: plan.finalists] for n, c in alive.items()}
+    if plan.search_games:
+        every = [c for n in plan.players for c in finalists[n]]
+        _play(every, "search", plan.search_games, seed=plan.seed, pool=pool, progress=progress)
+        games["search"] += plan.search_games * len(every)
+        if note:
+            note(f"search check: {len(every)} finalists, {plan.search_games} search games each")
+    chosen = {n: min(c, key=Candidate.key) for n, c in finalists.items()}
+    return Outcome(plan, candidates, finalists, chosen, games)
+
+
+def _play(
+    candidates: Sequence[Candidate],
+    generation: str,
+    new: int,
+    *,
+    seed: int,
+    pool: Executor,
+    progress: Callable[[int], None] | None,
+) -> None:
+    """``new`` more games for each candidate (the next indices: a candidate's games never
+    repeat, and every candidate plays the same indices)."""
+    batches = []
+    for c in candidates:
+        played = c.games(generation)
+        config = SimConfig((c.players,), 0, generation, c.ruleset, seed)
+        batches.append(Games(config, c.players, len(played), len(played) + new))
+    for candidate, results in zip(candidates, play_games(batches, pool, progress), strict=True):
+        candidate.games(generation).extend(results)
+
+
+def report(outcome: Outcome) -> dict[str, Any]:
+    """The search as JSON: plan, cost, every candidate's rates and the choice per count."""
+    plan = outcome.plan
+
+    def one(c: Candidate) -> dict[str, Any]:
+        out: dict[str, Any] = {"ruleset": c.ruleset.to_wire(), "change": c.change()}
+        for generation in ("heuristic", "search"):
+            if games := c.games(generation):
+                out[generation] = {
+                    "games": len(games),
+                    "good_win_rate": c.rate(generation),
+                    "good_win_ci95": list(c.interval(generation)),
+                }
+        return out
+
+    return {
+        "plan": {
+            "players": list(plan.players),
+            "seed": plan.seed,
+            "fund_span": plan.fund_span,
+            "spending_span": plan.spending_span,
+            "dials": {k: list(v) for k, v in plan.dials},
+            "first": plan.first,
+            "finalists": plan.finalists,
+            "search_games": plan.search_games,
+            "rounds": plan.rounds(),
+        },
+        "games": outcome.games,
+        "rules": outcome.rules(),
+        "chosen": {str(n): one(c) for n, c in outcome.chosen.items()},
+        "finalists": {str(n): [one(c) for c in f] for n, f in outcome.finalists.items()},
+        "candidates": {str(n): [one(c) for c in cs] for n, cs in outcome.candidates.items()},
+    }
+
+
+def table(outcome: Outcome) -> str:
+    """One row per player count: the chosen targets (and dials), Good's win rate with its
+    95% interval for each generation of bots, and the games behind each."""
+    dials = [name for name, _ in outcome.plan.dials]
+    head = (
+        f"{'players':>7}  {'spend':>5} {'fund':>4} {'AJ':>3} {'Tok':>3}"
+        + "".join(f" {d[:14]:>14}" for d in dials)
+        + f"  {'heuristic Good':>22}  {'search Good':>22}  {'in band':>7}"
+    )
+    lines = [head, "-" * len(head)]
+    for players, c in outcome.chosen.items():
+        spending, fund = c.ruleset.targets(players)
+        wire = c.ruleset.to_wire()
+        row = (
+            f"{players:>7}  {spending:>5} {fund:>4} {c.ruleset.auto_jail_cost(players):>3} "
+            f"{c.ruleset.tokhang_cost(players):>3}"
+            + "".join(f" {wire.get(d, getattr(Ruleset(), d))!s:>14}" for d in dials)
+        )
+        inside = []
+        for generation in ("heuristic", "search"):
+            rate = c.rate(generation)
+            if rate is None:
+                row += f"  {'-':>22}"
+                continue
+            low, high = c.interval(generation)
+            games = len(c.games(generation))
+            row += f"  {f'{rate:.1%} ({low:.0%}-{high:.0%}) n={games}':>22}"
+            inside.append(BAND[0] <= rate <= BAND[1])
+        lines.append(row + f"  {'yes' if all(inside) else 'no':>7}")
+    lines.append(
+        "spend/fund = Public Spending / Corruption Fund targets (R-05), AJ/Tok = Auto Jail / "
+        "Tokhang costs (half the target, rounded up); in band = every point estimate in 45-55%."
+    )
+    return "\n".join(lines)
