@@ -10,18 +10,19 @@ from pathlib import Path
 
 import click
 
-from .simulate import player_counts
+from .simulate import (
+    cluster_option,
+    make_folder,
+    player_counts,
+    players_option,
+    seed_option,
+    workers_option,
+)
 from .terminal import say
 
 
 @click.command()
-@click.option(
-    "--players",
-    "players_text",
-    default="9-16",
-    show_default=True,
-    help="Player counts: 13, 9-16 or 9,11,13.",
-)
+@players_option
 @click.option(
     "--fund-span",
     default=5,
@@ -65,19 +66,9 @@ from .terminal import say
     type=click.IntRange(0),
     help="Search-bot games per finalist (each 3-30 CPU seconds; 0: heuristic bots only).",
 )
-@click.option("--seed", default=0, show_default=True, type=int)
-@click.option(
-    "--workers",
-    default=None,
-    type=click.IntRange(1),
-    help="Worker processes (default: every core).",
-)
-@click.option(
-    "--cluster",
-    default=None,
-    metavar="ADDRESS",
-    help="Run on the Dask cluster whose scheduler is at ADDRESS, e.g. tcp://10.0.0.5:8786.",
-)
+@seed_option
+@workers_option
+@cluster_option
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
@@ -122,11 +113,7 @@ def tune(
         plan.candidates(players[0])
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
-    if out is not None:
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise click.BadParameter(f"cannot write to {out}: {exc}") from None
+    make_folder(out)
     heuristic, search = plan.cost()
     say(
         f"{len(plan.candidates(players[0]))} candidates per player count, "
