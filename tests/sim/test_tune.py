@@ -59,10 +59,13 @@ def _games(good: int, n: int) -> list[GameResult]:
 
 
 def test_clear_search_evidence_overrules_the_heuristic_choice() -> None:
-    near = Candidate(13, Ruleset(corruption_fund_target=20), _games(50, 100), _games(1, 20))
-    off = Candidate(13, Ruleset(corruption_fund_target=22), _games(56, 100), _games(9, 20))
+    near = Candidate(13, Ruleset(corruption_fund_target=20), heuristic=_games(50, 100))
+    near.search = _games(1, 20)
+    off = Candidate(13, Ruleset(corruption_fund_target=22), heuristic=_games(56, 100))
+    off.search = _games(9, 20)
     assert min([near, off], key=Candidate.key) is off  # 5% of search games: clearly not 50%
-    unclear = Candidate(13, Ruleset(corruption_fund_target=20), _games(50, 100), _games(7, 20))
+    unclear = Candidate(13, Ruleset(corruption_fund_target=20), heuristic=_games(50, 100))
+    unclear.search = _games(7, 20)
     assert min([unclear, off], key=Candidate.key) is unclear  # 35%: not clear, heuristic wins
 
 
@@ -92,6 +95,7 @@ def test_tune_command_prints_the_table_and_writes_the_search(tmp_path: Path) -> 
         (["--dial", "colour=red"], "'colour' is not a ruleset option"),
         (["--dial", "max_years=0,5"], "max_years"),
         (["--fund-span", "-1"], "-1 is not in the range"),
+        (["--aim", "1.5"], "1.5 is not in the range"),
         (["--cluster", "nonsense://nowhere:1"], "cannot reach the Dask scheduler"),
     ],
 )
@@ -99,3 +103,17 @@ def test_tune_refuses_bad_options_clearly(args: list[str], message: str) -> None
     result = CliRunner().invoke(main, ["tune", "--first", "1", "--workers", "1", *args])
     assert result.exit_code == 2
     assert message in result.output
+
+
+def test_the_aim_moves_the_choice() -> None:
+    low, high = (
+        tune(
+            Plan(
+                players=(13,), seed=2, fund_span=4, spending_span=0, first=20, finalists=1, aim=aim
+            ),
+            InlineExecutor(),
+        ).chosen[13]
+        for aim in (0.35, 0.65)
+    )
+    assert low.ruleset.targets(13)[1] < high.ruleset.targets(13)[1]  # a shorter Corrupt race
+    assert (low.rate("heuristic") or 0) < (high.rate("heuristic") or 0)

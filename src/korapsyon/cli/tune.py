@@ -66,6 +66,13 @@ from .terminal import say
     type=click.IntRange(0),
     help="Search-bot games per finalist (each 3-30 CPU seconds; 0: heuristic bots only).",
 )
+@click.option(
+    "--aim",
+    default=0.5,
+    show_default=True,
+    type=click.FloatRange(0.05, 0.95),
+    help="The heuristic bots' Good win rate to aim for (search bots are judged against 50%).",
+)
 @seed_option
 @workers_option
 @cluster_option
@@ -84,6 +91,7 @@ def tune(
     first: int,
     finalists: int,
     search_games: int,
+    aim: float,
     seed: int,
     workers: int | None,
     cluster: str | None,
@@ -109,6 +117,7 @@ def tune(
             first,
             finalists,
             search_games,
+            aim,
         )
         plan.candidates(players[0])
     except ValueError as exc:

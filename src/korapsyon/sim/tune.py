@@ -8,7 +8,9 @@ half the target rounded up) and the values of any other ruleset option given as 
 
 1. **Heuristic rounds (successive halving).** Every candidate plays ``first`` heuristic
    games; the best third (closest to 50% Good, then the smallest change from the rules as
-   they are) plays twice as many new games, and so on until ``finalists`` remain. Every
+   they are) plays twice as many new games, and so on until ``finalists`` remain. (``aim``
+   moves the heuristic games' goal off 50%, e.g. to 45% when search bots are known to
+   favour Good by 10 points, to split the difference between the generations.) Every
    candidate plays the same game indices with the same seed (common random numbers: the
    same deals), so candidates are compared on the same games.
 2. **Search check.** Each finalist plays ``search_games`` games with search bots in every
@@ -49,6 +51,7 @@ class Plan:
     first: int = 40  # heuristic games per candidate in the first round
     finalists: int = 3  # candidates per player count that reach the search check
     search_games: int = 0  # search-bot games per finalist (0: heuristic only)
+    aim: float = 0.5  # the heuristic Good win rate aimed at (search bots: always 50%)
 
     def candidates(self, players: int) -> list[Ruleset]:
         """Every candidate ruleset for one player count (checked: a bad dial is an error)."""
@@ -87,6 +90,7 @@ class Candidate:
 
     players: int
     ruleset: Ruleset
+    aim: float = 0.5  # the heuristic generation's Good win rate aimed at
     heuristic: list[GameResult] = field(default_factory=list)
     search: list[GameResult] = field(default_factory=list)
 
@@ -110,22 +114,24 @@ class Candidate:
         return moved + len(others)
 
     def miss(self) -> float:
-        """How far the worse generation's 95% interval lies from 50% (0 when every played
-        generation's interval holds 50%): a few search games overrule the heuristic ones
-        only when they are clear."""
-        return max(
-            (max(0.0, low - 0.5, 0.5 - high) for low, high in map(self.interval, self.played())),
-            default=0.0,
-        )
+        """How far the worse generation's 95% interval lies from its aim (0 when every
+        played generation's interval holds it): a few search games overrule the heuristic
+        ones only when they are clear."""
+        misses = [0.0]
+        for generation in self.played():
+            low, high = self.interval(generation)
+            aim = self.aim if generation == "heuristic" else 0.5
+            misses.append(max(0.0, low - aim, aim - high))
+        return max(misses)
 
     def played(self) -> list[str]:
         return [g for g in ("heuristic", "search") if self.games(g)]
 
     def key(self) -> tuple[float, float, int, str]:
         """The order of the search: interval miss, then the heuristic rate's distance from
-        50%, then the smallest change from the rules as they are (then a fixed order)."""
+        its aim, then the smallest change from the rules as they are (then a fixed order)."""
         rate = self.rate("heuristic")
-        distance = 0.0 if rate is None else abs(rate - 0.5)
+        distance = 0.0 if rate is None else abs(rate - self.aim)
         return (round(self.miss(), 9), round(distance, 9), self.change(), repr(self.ruleset))
 
 
@@ -189,7 +195,7 @@ def tune(
     note: Callable[[str], None] | None = None,
 ) -> Outcome:
     """Run the search of ``plan`` on ``pool`` (see :func:`.cluster.place`)."""
-    candidates = {n: [Candidate(n, r) for r in plan.candidates(n)] for n in plan.players}
+    candidates = {n: [Candidate(n, r, plan.aim) for r in plan.candidates(n)] for n in plan.players}
     alive = {n: list(c) for n, c in candidates.items()}
     games = {"heuristic": 0, "search": 0}
     for number, (keep, new) in enumerate(plan.rounds()):
@@ -255,6 +261,7 @@ def report(outcome: Outcome) -> dict[str, Any]:
             "first": plan.first,
             "finalists": plan.finalists,
             "search_games": plan.search_games,
+            "aim": plan.aim,
             "rounds": plan.rounds(),
         },
         "games": outcome.games,
