@@ -14,7 +14,7 @@ from korapsyon.cli import main
 from korapsyon.rules.ruleset import Ruleset
 from korapsyon.sim.cluster import InlineExecutor, place
 from korapsyon.sim.runner import GameResult, SimConfig, simulate
-from korapsyon.sim.tune import Candidate, Plan, parse_dial, report, tune
+from korapsyon.sim.tune import Candidate, Plan, fit, parse_dial, report, tune
 
 
 def test_tuning_moves_an_unbalanced_count_toward_the_band() -> None:
@@ -117,3 +117,18 @@ def test_the_aim_moves_the_choice() -> None:
     )
     assert low.ruleset.targets(13)[1] < high.ruleset.targets(13)[1]  # a shorter Corrupt race
     assert (low.rate("heuristic") or 0) < (high.rate("heuristic") or 0)
+
+
+def test_the_model_pools_the_candidates_games() -> None:
+    # Good wins 30%..70% as the Fund target rises; one candidate had a lucky small sample
+    rates = {17: 0.3, 18: 0.35, 19: 0.4, 20: 0.45, 21: 0.5, 22: 0.55, 23: 0.6, 24: 0.65, 25: 0.7}
+    candidates = [
+        Candidate(13, Ruleset(corruption_fund_target=cf), heuristic=_games(round(r * 200), 200))
+        for cf, r in rates.items()
+    ]
+    candidates[0].heuristic = _games(10, 20)  # 17: 50% of 20 games, by luck
+    fit(candidates)
+    fitted = {c.ruleset.corruption_fund_target: c.fitted for c in candidates}
+    assert fitted[21] == pytest.approx(0.5, abs=0.02)
+    assert fitted[17] == pytest.approx(0.3, abs=0.06)  # not the lucky 50%
+    assert min(candidates, key=Candidate.key).ruleset.corruption_fund_target == 21

@@ -42,7 +42,7 @@ from .terminal import say
     "dials",
     multiple=True,
     metavar="OPTION=V1,V2,...",
-    help="Another ruleset option to search, e.g. kaban_start=40,50,60 or "
+    help="Another ruleset option to search, e.g. tokhang_consent=unanimous,majority or "
     "auto_jail_mode=direct,forced_vote (repeatable; every combination is tried).",
 )
 @click.option(

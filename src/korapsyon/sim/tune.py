@@ -4,19 +4,20 @@ for the setting that brings Good's win rate to 45-55% with heuristic and search 
 For each player count the candidates are every combination of a Corruption Fund target and
 a Public Spending target around the R-05 row (their Tokhang and Auto Jail costs follow,
 half the target rounded up) and the values of any other ruleset option given as a dial
-(e.g. ``kaban_start`` or ``auto_jail_mode``).
+(e.g. ``auto_jail_mode`` or ``tokhang_consent``).
 
 1. **Heuristic rounds (successive halving).** Every candidate plays ``first`` heuristic
-   games; the best third (closest to 50% Good, then the smallest change from the rules as
-   they are) plays twice as many new games, and so on until ``finalists`` remain. (``aim``
+   games; the best third (the estimated Good win rate closest to 50%, then the smallest
+   change from the rules as they are) plays twice as many new games, and so on until ``finalists`` remain. (``aim``
    moves the heuristic games' goal off 50%, e.g. to 45% when search bots are known to
-   favour Good by 10 points, to split the difference between the generations.) Every
-   candidate plays the same game indices with the same seed (common random numbers: the
-   same deals), so candidates are compared on the same games.
+   favour Good by 10 points, to split the difference between the generations.) Candidates
+   are ranked on a model fitted to every game of the player count (:func:`fit`), not on
+   their own few games, and each plays its own deals (its own seed), so the model's level
+   rests on all the games.
 2. **Search check.** Each finalist plays ``search_games`` games with search bots in every
-   seat (about a hundred times dearer). The choice is the finalist whose generations' 95%
-   intervals all hold 50% (or, failing that, lie nearest to it), then whose heuristic rate
-   is nearest 50%: a handful of search games overrule many heuristic ones only when they
+   seat (about a hundred times dearer). The choice is the finalist whose search games' 95%
+   interval holds 50% (or, failing that, lies nearest to it), then whose heuristic
+   estimate is nearest 50%: a handful of search games overrule many heuristic ones only when they
    are clear.
 
 Everything is deterministic for a seed, wherever the games run (:mod:`.cluster`).
@@ -25,6 +26,7 @@ Everything is deterministic for a seed, wherever the games run (:mod:`.cluster`)
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -90,9 +92,11 @@ class Candidate:
 
     players: int
     ruleset: Ruleset
+    seed: int = 0  # the candidate's own games (every candidate plays other deals)
     aim: float = 0.5  # the heuristic generation's Good win rate aimed at
     heuristic: list[GameResult] = field(default_factory=list)
     search: list[GameResult] = field(default_factory=list)
+    fitted: float | None = None  # the heuristic rate of the model fitted to the count (fit)
 
     def games(self, generation: str) -> list[GameResult]:
         return self.heuristic if generation == "heuristic" else self.search
@@ -114,25 +118,80 @@ class Candidate:
         return moved + len(others)
 
     def miss(self) -> float:
-        """How far the worse generation's 95% interval lies from its aim (0 when every
-        played generation's interval holds it): a few search games overrule the heuristic
-        ones only when they are clear."""
-        misses = [0.0]
-        for generation in self.played():
-            low, high = self.interval(generation)
-            aim = self.aim if generation == "heuristic" else 0.5
-            misses.append(max(0.0, low - aim, aim - high))
-        return max(misses)
+        """How far the search games' 95% interval lies from 50% (0 when it holds 50%, or
+        before they are played): a few search games overrule the heuristic ones only when
+        they are clear."""
+        if not self.search:
+            return 0.0
+        low, high = self.interval("search")
+        return max(0.0, low - 0.5, 0.5 - high)
 
-    def played(self) -> list[str]:
-        return [g for g in ("heuristic", "search") if self.games(g)]
+    def estimate(self) -> float | None:
+        """The heuristic Good win rate: the fitted model's if there is one (:func:`fit`),
+        else the candidate's own games'."""
+        return self.fitted if self.fitted is not None else self.rate("heuristic")
 
     def key(self) -> tuple[float, float, int, str]:
-        """The order of the search: interval miss, then the heuristic rate's distance from
-        its aim, then the smallest change from the rules as they are (then a fixed order)."""
-        rate = self.rate("heuristic")
+        """The order of the search: a clear search-bot miss, then the heuristic estimate's
+        distance from its aim, then the smallest change from the rules as they are."""
+        rate = self.estimate()
         distance = 0.0 if rate is None else abs(rate - self.aim)
         return (round(self.miss(), 9), round(distance, 9), self.change(), repr(self.ruleset))
+
+
+def _seed(seed: int, players: int, number: int) -> int:
+    """Candidate ``number``'s own run seed: candidates play independent games, so the
+    model's level rests on all of them, not on the luck of one set of deals."""
+    return random.Random(f"korapsyon-tune/{seed}/{players}/{number}").getrandbits(62)
+
+
+def fit(candidates: Sequence[Candidate]) -> None:
+    """Fit Good's heuristic win rate over one player count's candidates and set each
+    one's ``fitted`` rate: a logistic model, quadratic in the two targets, plus one term per
+    value of each other dial, fitted by weighted least squares on the empirical logits
+    (Berkson's minimum logit chi-square). It pools every game of every candidate, so a
+    candidate is judged on far more than its own games (the rate is smooth and monotone in
+    the targets), which keeps the halving from chasing lucky candidates."""
+    import numpy as np
+
+    played = [c for c in candidates if c.heuristic]
+    levels = _levels(candidates)
+    columns = _features(played, levels)
+    if len(played) <= columns.shape[1]:
+        return
+    n = np.array([len(c.heuristic) for c in played], dtype=float)
+    good = np.array([sum(g.winner == "good" for g in c.heuristic) for c in played], dtype=float)
+    p = (good + 0.5) / (n + 1.0)
+    weight = np.sqrt(n * p * (1 - p))
+    solution = np.linalg.lstsq(columns * weight[:, None], np.log(p / (1 - p)) * weight, rcond=None)
+    logits = _features(candidates, levels) @ solution[0]
+    for candidate, logit in zip(candidates, logits, strict=True):
+        candidate.fitted = float(1 / (1 + np.exp(-logit)))
+
+
+def _features(candidates: Sequence[Candidate], levels: Sequence[tuple[str, Any]]) -> Any:
+    """Each candidate's row: 1, the targets' moves from R-05 (x, y), x², y², xy, and one
+    0/1 column per dial level."""
+    import numpy as np
+
+    rows = []
+    for c in candidates:
+        spending, fund = c.ruleset.targets(c.players)
+        base_spending, base_fund = table_targets(c.players)
+        x, y = fund - base_fund, spending - base_spending
+        dials = [float(getattr(c.ruleset, name) == value) for name, value in levels]
+        rows.append([1.0, x, y, x * x, y * y, x * y, *dials])
+    return np.array(rows, dtype=float).reshape(len(candidates), 6 + len(levels))
+
+
+def _levels(candidates: Sequence[Candidate]) -> list[tuple[str, Any]]:
+    """Each other option's values among the candidates, but one (the model's baseline)."""
+    names = sorted({k for c in candidates for k in c.ruleset.to_wire() if k not in TARGETS})
+    return [
+        (name, value)
+        for name in names
+        for value in sorted({getattr(c.ruleset, name) for c in candidates}, key=repr)[1:]
+    ]
 
 
 @dataclass
@@ -157,7 +216,7 @@ class Outcome:
 
 
 def parse_dial(text: str) -> tuple[str, tuple[Any, ...]]:
-    """``kaban_start=40,50,60`` or ``auto_jail_mode=direct,forced_vote``: an option of
+    """``tokhang_consent=unanimous,majority`` or ``auto_jail_mode=direct,forced_vote``: an option of
     :class:`~korapsyon.rules.ruleset.Ruleset` (not a target: those are searched anyway) and
     the values to try, each checked."""
     import json
@@ -195,20 +254,28 @@ def tune(
     note: Callable[[str], None] | None = None,
 ) -> Outcome:
     """Run the search of ``plan`` on ``pool`` (see :func:`.cluster.place`)."""
-    candidates = {n: [Candidate(n, r, plan.aim) for r in plan.candidates(n)] for n in plan.players}
+    candidates = {
+        n: [
+            Candidate(n, r, _seed(plan.seed, n, i), plan.aim)
+            for i, r in enumerate(plan.candidates(n))
+        ]
+        for n in plan.players
+    }
     alive = {n: list(c) for n, c in candidates.items()}
     games = {"heuristic": 0, "search": 0}
     for number, (keep, new) in enumerate(plan.rounds()):
         alive = {n: sorted(c, key=Candidate.key)[:keep] for n, c in alive.items()}
         every = [c for n in plan.players for c in alive[n]]
-        _play(every, "heuristic", new, seed=plan.seed, pool=pool, progress=progress)
+        _play(every, "heuristic", new, pool=pool, progress=progress)
         games["heuristic"] += new * len(every)
+        for n in plan.players:
+            fit(candidates[n])
         if note:
             note(f"round {number + 1}: {len(every)} candidates, {new} new heuristic games each")
     finalists = {n: sorted(c, key=Candidate.key)[: plan.finalists] for n, c in alive.items()}
     if plan.search_games:
         every = [c for n in plan.players for c in finalists[n]]
-        _play(every, "search", plan.search_games, seed=plan.seed, pool=pool, progress=progress)
+        _play(every, "search", plan.search_games, pool=pool, progress=progress)
         games["search"] += plan.search_games * len(every)
         if note:
             note(f"search check: {len(every)} finalists, {plan.search_games} search games each")
@@ -221,16 +288,14 @@ def _play(
     generation: str,
     new: int,
     *,
-    seed: int,
     pool: Executor,
     progress: Callable[[int], None] | None,
 ) -> None:
-    """``new`` more games for each candidate (the next indices: a candidate's games never
-    repeat, and every candidate plays the same indices)."""
+    """``new`` more games for each candidate (its next indices: its games never repeat)."""
     batches = []
     for c in candidates:
         played = c.games(generation)
-        config = SimConfig((c.players,), 0, generation, c.ruleset, seed)
+        config = SimConfig((c.players,), 0, generation, c.ruleset, c.seed)
         batches.append(Games(config, c.players, len(played), len(played) + new))
     for candidate, results in zip(candidates, play_games(batches, pool, progress), strict=True):
         candidate.games(generation).extend(results)
@@ -242,6 +307,8 @@ def report(outcome: Outcome) -> dict[str, Any]:
 
     def one(c: Candidate) -> dict[str, Any]:
         out: dict[str, Any] = {"ruleset": c.ruleset.to_wire(), "change": c.change()}
+        if c.fitted is not None:
+            out["heuristic_fitted"] = c.fitted
         for generation in ("heuristic", "search"):
             if games := c.games(generation):
                 out[generation] = {
