@@ -9,11 +9,11 @@ half the target rounded up) and the values of any other ruleset option given as 
 1. **Heuristic rounds (successive halving).** Every candidate plays ``first`` heuristic
    games; the best third (the estimated Good win rate closest to 50%, then the smallest
    change from the rules as they are) plays twice as many new games, and so on until
-   ``finalists`` remain. (``aim`` moves the heuristic games' goal off 50%, e.g. to 45% when search bots are known to
-   favour Good by 10 points, to split the difference between the generations.) Candidates
-   are ranked on a model fitted to every game of the player count (:func:`fit`), not on
-   their own few games, and each plays its own deals (its own seed), so the model's level
-   rests on all the games.
+   ``finalists`` remain. Candidates are ranked on a model fitted to every game of the
+   player count (:func:`fit`), not on their own few games, and each plays its own deals
+   (its own seed), so the model's level rests on all the games. (``aim`` moves the
+   heuristic goal off 50%, e.g. to 45% when search bots are known to favour Good by 10
+   points, to split the difference between the generations.)
 2. **Search check.** Each finalist plays ``search_games`` games with search bots in every
    seat (about a hundred times dearer). The choice is the finalist whose search games' 95%
    interval holds 50% (or, failing that, lies nearest to it), then whose heuristic
