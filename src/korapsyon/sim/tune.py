@@ -131,12 +131,13 @@ class Candidate:
         else the candidate's own games'."""
         return self.fitted if self.fitted is not None else self.rate("heuristic")
 
-    def key(self) -> tuple[float, float, int, str]:
+    def key(self) -> tuple[float, int, int, str]:
         """The order of the search: a clear search-bot miss, then the heuristic estimate's
         distance from its aim, then the smallest change from the rules as they are."""
         rate = self.estimate()
-        distance = 0.0 if rate is None else abs(rate - self.aim)
-        return (round(self.miss(), 9), round(distance, 9), self.change(), repr(self.ruleset))
+        # whole percentage points: closer than that is noise, and the smaller change wins
+        distance = 0 if rate is None else round(abs(rate - self.aim) * 100)
+        return (round(self.miss(), 9), distance, self.change(), repr(self.ruleset))
 
 
 def _seed(seed: int, players: int, number: int) -> int:
