@@ -87,7 +87,12 @@ def draw_tuning(report: dict[str, Any], path: Path) -> None:
     columns = min(4, len(counts))
     rows = -(-len(counts) // columns)
     fig, axes = plt.subplots(
-        rows, columns, figsize=(3.4 * columns, 3.3 * rows + 0.9), dpi=110, squeeze=False
+        rows,
+        columns,
+        figsize=(3.4 * columns, 3.3 * rows + 0.9),
+        dpi=110,
+        squeeze=False,
+        layout="constrained",
     )
     norm = TwoSlopeNorm(vmin=0.0, vcenter=0.5, vmax=1.0)
     most = max(c["heuristic"]["games"] for cs in report["candidates"].values() for c in cs)
@@ -131,7 +136,7 @@ def draw_tuning(report: dict[str, Any], path: Path) -> None:
     for ax in list(axes.flat)[len(counts) :]:
         ax.axis("off")
     if scatter is not None:
-        bar = fig.colorbar(scatter, ax=axes, shrink=0.6, pad=0.02)
+        bar = fig.colorbar(scatter, ax=axes, shrink=0.6)
         bar.set_label("Good win rate, heuristic bots")
     games = report["games"]
     fig.suptitle(
@@ -139,5 +144,5 @@ def draw_tuning(report: dict[str, Any], path: Path) -> None:
         f"{games['search']:,} search games; x = R-05, ring = finalist, star = chosen",
         fontsize=10,
     )
-    fig.savefig(path, bbox_inches="tight")
+    fig.savefig(path)
     plt.close(fig)
