@@ -16,6 +16,7 @@ COMMANDS = {
     "analyse": "analyse",
     "bench": "bench",
     "simulate": "simulate",
+    "tune": "tune",
     "ladder": "ladder",
     "serve": "serve",
     "protocol": "protocol",

@@ -1,4 +1,5 @@
-"""``korapsyon simulate``: play many bot games on all cores and report the balance."""
+"""``korapsyon simulate``: play many bot games on all cores (or a Dask cluster) and report
+the balance."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from ..bots.kinds import BOT_KINDS
 from .terminal import say
 
 
-def _player_counts(text: str) -> tuple[int, ...]:
+def player_counts(text: str) -> tuple[int, ...]:
     counts: list[int] = []
     for part in text.split(","):
         low, _, high = part.strip().partition("-")
@@ -28,14 +29,41 @@ def _player_counts(text: str) -> tuple[int, ...]:
     return tuple(sorted(set(counts)))
 
 
-@click.command()
-@click.option(
+players_option = click.option(
     "--players",
     "players_text",
     default="9-16",
     show_default=True,
     help="Player counts: 13, 9-16 or 9,11,13.",
 )
+workers_option = click.option(
+    "--workers",
+    default=None,
+    type=click.IntRange(1),
+    help="Worker processes (default: every core).",
+)
+cluster_option = click.option(
+    "--cluster",
+    default=None,
+    metavar="ADDRESS",
+    help="Run on the Dask cluster whose scheduler is at ADDRESS, e.g. tcp://10.0.0.5:8786 "
+    "(same results as a local run; needs korapsyon[cluster] here and on the workers).",
+)
+seed_option = click.option("--seed", default=0, show_default=True, type=int)
+"""Options that ``simulate`` and ``tune`` share."""
+
+
+def make_folder(out: Path | None) -> None:
+    """Create ``--out`` (a clear error if it cannot be written)."""
+    if out is not None:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise click.BadParameter(f"cannot write to {out}: {exc}") from None
+
+
+@click.command()
+@players_option
 @click.option(
     "--games",
     default=200,
@@ -66,13 +94,9 @@ def _player_counts(text: str) -> tuple[int, ...]:
     help="Roles instead of the R-02 table, e.g. gp=2,cp=3,lawyer=1,omb=1,coa=1 "
     "(Citizens fill the other seats).",
 )
-@click.option(
-    "--workers",
-    default=None,
-    type=click.IntRange(1),
-    help="Worker processes (default: every core).",
-)
-@click.option("--seed", default=0, show_default=True, type=int)
+@workers_option
+@cluster_option
+@seed_option
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
@@ -88,6 +112,7 @@ def simulate(
     rules: tuple[str, ...],
     composition: str | None,
     workers: int | None,
+    cluster: str | None,
     seed: int,
     out: Path | None,
     records: bool,
@@ -98,14 +123,10 @@ def simulate(
     from ..sim.runner import SimConfig, parse_composition, parse_rules
     from ..sim.runner import simulate as run
 
-    players = _player_counts(players_text)
+    players = player_counts(players_text)
     if records and out is None:
         raise click.UsageError("--records needs --out DIR")
-    if out is not None:
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise click.BadParameter(f"cannot write to {out}: {exc}") from None
+    make_folder(out)
     try:
         ruleset, per_count = parse_rules(rules)
         roles = parse_composition(composition) if composition else None
@@ -118,7 +139,7 @@ def simulate(
         length=total, label="simulating", file=sys.stderr, show_pos=True, show_eta=True
     ) as bar:
         try:
-            results = run(config, workers, bar.update)
+            results = run(config, workers, bar.update, cluster=cluster)
         except ValueError as exc:
             raise click.UsageError(str(exc)) from None
     elapsed = time.perf_counter() - started

@@ -68,3 +68,81 @@ def draw(stats: dict[int, dict[str, Any]], path: Path, title: str) -> None:
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
+
+
+def draw_tuning(report: dict[str, Any], path: Path) -> None:
+    """The tuner's search (:func:`.tune.report`): per player count, every candidate's
+    Corruption Fund and Public Spending targets coloured by its heuristic Good win rate,
+    sized by the games it played; finalists ringed, the choice starred, R-05 crossed."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import TwoSlopeNorm
+    from matplotlib.ticker import MaxNLocator
+
+    from ..rules.ruleset import table_targets
+
+    counts = [int(n) for n in report["candidates"]]
+    columns = min(4, len(counts))
+    rows = -(-len(counts) // columns)
+    fig, axes = plt.subplots(
+        rows,
+        columns,
+        figsize=(3.4 * columns, 3.3 * rows + 0.9),
+        dpi=110,
+        squeeze=False,
+        layout="constrained",
+    )
+    norm = TwoSlopeNorm(vmin=0.0, vcenter=0.5, vmax=1.0)
+    most = max(c["heuristic"]["games"] for cs in report["candidates"].values() for c in cs)
+    scatter = None
+    for ax, players in zip(axes.flat, counts, strict=False):
+        key = str(players)
+        spending0, fund0 = table_targets(players)
+
+        def xy(c: dict[str, Any]) -> tuple[int, int]:
+            ruleset = c["ruleset"]
+            return ruleset["corruption_fund_target"], ruleset["public_spending_target"]
+
+        cands = report["candidates"][key]
+        scatter = ax.scatter(
+            [xy(c)[0] for c in cands],
+            [xy(c)[1] for c in cands],
+            c=[c["heuristic"]["good_win_rate"] for c in cands],
+            s=[8 + 110 * c["heuristic"]["games"] / most for c in cands],
+            cmap="RdBu",
+            norm=norm,
+            edgecolors="none",
+        )
+        finalists = report["finalists"][key]
+        ax.scatter(
+            [xy(c)[0] for c in finalists],
+            [xy(c)[1] for c in finalists],
+            s=170,
+            facecolors="none",
+            edgecolors="black",
+            linewidths=0.8,
+        )
+        chosen = report["chosen"][key]
+        ax.scatter(*xy(chosen), marker="*", s=260, color="#009E73", edgecolors="black")
+        ax.scatter([fund0], [spending0], marker="x", s=60, color="black")
+        ax.set_title(f"{players} players", fontsize=10)
+        ax.set_xlabel("Corruption Fund target", fontsize=8)
+        ax.set_ylabel("Public Spending target", fontsize=8)
+        ax.tick_params(labelsize=7)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    for ax in list(axes.flat)[len(counts) :]:
+        ax.axis("off")
+    if scatter is not None:
+        bar = fig.colorbar(scatter, ax=axes, shrink=0.6)
+        bar.set_label("Good win rate, heuristic bots")
+    games = report["games"]
+    fig.suptitle(
+        f"Tuning search (seed {report['plan']['seed']}): {games['heuristic']:,} heuristic + "
+        f"{games['search']:,} search games; x = R-05, ring = finalist, star = chosen",
+        fontsize=10,
+    )
+    fig.savefig(path)
+    plt.close(fig)

@@ -1,6 +1,7 @@
 """Run bot games for the simulator: one game from (config, player count, index), and many
-games on all cores. A game's seed depends only on the run's seed, the player count and the
-game's index, so results do not depend on how games are spread over workers."""
+games in chunks on local cores or a Dask cluster (:mod:`.cluster`). A game's seed depends
+only on the run's seed, the player count and the game's index, so results do not depend on
+how games are spread over workers or machines."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import os
 import random
 import re
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,8 +22,10 @@ from ..rules.game import Game
 from ..rules.roles import Role
 from ..rules.ruleset import Ruleset, check_custom_roles
 from ..selfplay import table
+from .cluster import place
 
-CHUNK = 25  # games per task sent to a worker
+CHUNK = 25  # heuristic or random games per task sent to a worker
+SEARCH_CHUNK = 2  # games per task when search bots play (each takes 3-30 s)
 
 
 @dataclass(frozen=True)
@@ -112,41 +115,64 @@ def play_one(config: SimConfig, players: int, index: int) -> GameResult:
     )
 
 
-def _play_chunk(config: SimConfig, players: int, start: int, stop: int) -> list[GameResult]:
-    return [play_one(config, players, i) for i in range(start, stop)]
+def chunk_size(bots: str) -> int:
+    """Games per task: about a second of work for heuristic or random bots (25 games), about
+    a minute for search bots (2 games), so a task is worth sending to a worker."""
+    return SEARCH_CHUNK if "search" in bots else CHUNK
 
 
-def _tasks(config: SimConfig) -> Iterator[tuple[int, int, int]]:
-    for players in config.players:
-        for start in range(0, config.games, CHUNK):
-            yield players, start, min(start + CHUNK, config.games)
+@dataclass(frozen=True)
+class Games:
+    """Games ``start`` to ``stop`` (excluded) of the ``players``-seat table of a run."""
+
+    config: SimConfig
+    players: int
+    start: int
+    stop: int
+
+    def chunks(self) -> Iterator[Games]:
+        size = chunk_size(self.config.bots)
+        for start in range(self.start, self.stop, size):
+            yield Games(self.config, self.players, start, min(start + size, self.stop))
+
+
+def _play_chunk(games: Games) -> list[GameResult]:
+    return [play_one(games.config, games.players, i) for i in range(games.start, games.stop)]
+
+
+def play_games(
+    batches: Sequence[Games],
+    pool: Executor,
+    progress: Callable[[int], None] | None = None,
+) -> list[list[GameResult]]:
+    """The results of each batch, in index order, played in chunks on ``pool`` (see
+    :func:`.cluster.place`). Every chunk is submitted at once, so a pool stays busy across
+    batches; ``progress`` is called with the number of games of each chunk read back."""
+    chunks = [(n, chunk) for n, batch in enumerate(batches) for chunk in batch.chunks()]
+    futures = [pool.submit(_play_chunk, chunk) for _, chunk in chunks]
+    results: list[list[GameResult]] = [[] for _ in batches]
+    for (n, _), future in zip(chunks, futures, strict=True):
+        played = future.result()
+        results[n] += played
+        if progress:
+            progress(len(played))
+    return results
 
 
 def simulate(
     config: SimConfig,
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
+    *,
+    cluster: str | None = None,
 ) -> list[GameResult]:
-    """Every game of the run, ordered by player count then index. ``progress`` is called
-    with the number of games just finished."""
-    workers = workers or os.cpu_count() or 1
-    tasks = list(_tasks(config))
-    results: list[GameResult] = []
-    if workers == 1:
-        for players, start, stop in tasks:
-            chunk = _play_chunk(config, players, start, stop)
-            results += chunk
-            if progress:
-                progress(len(chunk))
-        return results
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_play_chunk, config, *task) for task in tasks]
-        for future in futures:
-            chunk = future.result()
-            results += chunk
-            if progress:
-                progress(len(chunk))
-    return results
+    """Every game of the run, ordered by player count then index, on ``workers`` local
+    processes (default: every core) or on the Dask cluster whose scheduler is at
+    ``cluster``: the same results wherever they run. ``progress`` is called with the number
+    of games just finished."""
+    batches = [Games(config, players, 0, config.games) for players in config.players]
+    with place(workers or os.cpu_count() or 1, cluster) as pool:
+        return [result for batch in play_games(batches, pool, progress) for result in batch]
 
 
 def parse_composition(text: str) -> tuple[tuple[Role, int], ...]:

@@ -1,0 +1,158 @@
+"""``korapsyon tune``: search per-player-count targets (and other dials) for a balance that
+holds with heuristic and search bots; print the table, write the search's JSON and chart."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from .simulate import (
+    cluster_option,
+    make_folder,
+    player_counts,
+    players_option,
+    seed_option,
+    workers_option,
+)
+from .terminal import say
+
+
+@click.command()
+@players_option
+@click.option(
+    "--fund-span",
+    default=5,
+    show_default=True,
+    type=click.IntRange(0, 30),
+    help="Corruption Fund targets tried: the R-05 row's, minus to plus this much.",
+)
+@click.option(
+    "--spending-span",
+    default=3,
+    show_default=True,
+    type=click.IntRange(0, 30),
+    help="Public Spending targets tried: the R-05 row's, minus to plus this much.",
+)
+@click.option(
+    "--dial",
+    "dials",
+    multiple=True,
+    metavar="OPTION=V1,V2,...",
+    help="Another ruleset option to search, e.g. tokhang_consent=unanimous,majority or "
+    "auto_jail_mode=direct,forced_vote (repeatable; every combination is tried).",
+)
+@click.option(
+    "--first",
+    default=40,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Heuristic games per candidate in the first round (doubling each round).",
+)
+@click.option(
+    "--finalists",
+    default=3,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Candidates per player count kept to the end (and checked with search bots).",
+)
+@click.option(
+    "--search-games",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0),
+    help="Search-bot games per finalist (each 3-30 CPU seconds; 0: heuristic bots only).",
+)
+@click.option(
+    "--aim",
+    default=0.5,
+    show_default=True,
+    type=click.FloatRange(0.05, 0.95),
+    help="The heuristic bots' Good win rate to aim for (search bots are judged against 50%).",
+)
+@seed_option
+@workers_option
+@cluster_option
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder for tune.json (every candidate) and search.png.",
+)
+def tune(
+    *,
+    players_text: str,
+    fund_span: int,
+    spending_span: int,
+    dials: tuple[str, ...],
+    first: int,
+    finalists: int,
+    search_games: int,
+    aim: float,
+    seed: int,
+    workers: int | None,
+    cluster: str | None,
+    out: Path | None,
+) -> None:
+    """Search the Corruption Fund and Public Spending targets of each player count (and any
+    --dial) for Good win rates of 45-55% with heuristic bots, then check the finalists with
+    search bots; print the choice per player count and the games it cost."""
+    import os
+
+    from ..sim import chart
+    from ..sim import tune as tuner
+    from ..sim.cluster import place
+
+    players = player_counts(players_text)
+    try:
+        plan = tuner.Plan(
+            players,
+            seed,
+            fund_span,
+            spending_span,
+            tuple(tuner.parse_dial(d) for d in dials),
+            first,
+            finalists,
+            search_games,
+            aim,
+        )
+        plan.candidates(players[0])
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    make_folder(out)
+    heuristic, search = plan.cost()
+    say(
+        f"{len(plan.candidates(players[0]))} candidates per player count, "
+        f"{len(plan.rounds())} heuristic rounds: {heuristic:,} heuristic and {search:,} "
+        "search games"
+    )
+    started = time.perf_counter()
+    with click.progressbar(
+        length=heuristic + search, label="tuning", file=sys.stderr, show_pos=True, show_eta=True
+    ) as bar:
+        try:
+            with place(workers or os.cpu_count() or 1, cluster) as pool:
+                outcome = tuner.tune(plan, pool, bar.update)
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+    elapsed = time.perf_counter() - started
+    say(tuner.table(outcome))
+    games = outcome.games
+    say(
+        f"cost: {games['heuristic']:,} heuristic + {games['search']:,} search games "
+        f"in {elapsed:.0f} s"
+    )
+    say(
+        "to play the choice again: korapsyon simulate "
+        + " ".join(f"--rule {rule}" for rule in outcome.rules())
+    )
+    if out is None:
+        return
+    report = tuner.report(outcome)
+    report["seconds"] = elapsed
+    (out / "tune.json").write_text(json.dumps(report, indent=1) + "\n")
+    chart.draw_tuning(report, out / "search.png")
+    say(f"wrote {out / 'tune.json'} and {out / 'search.png'}")

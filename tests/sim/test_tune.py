@@ -1,0 +1,134 @@
+"""The balance tuner: it moves an unbalanced player count toward 45-55%, is deterministic
+for a seed wherever it runs, lets clear search-bot evidence overrule heuristic games, and
+refuses bad options clearly."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from korapsyon.cli import main
+from korapsyon.rules.ruleset import Ruleset
+from korapsyon.sim.cluster import InlineExecutor, place
+from korapsyon.sim.runner import GameResult, SimConfig, simulate
+from korapsyon.sim.tune import Candidate, Plan, fit, parse_dial, report, tune
+
+
+def test_tuning_moves_an_unbalanced_count_toward_the_band() -> None:
+    # 12 players under R-05 (Corruption Fund 17) favour the Corrupt (37% Good, BALANCE.md)
+    plan = Plan(players=(12,), seed=5, fund_span=3, spending_span=0, first=30, finalists=1)
+    outcome = tune(plan, InlineExecutor())
+    chosen = outcome.chosen[12]
+    rate = chosen.rate("heuristic")
+    assert rate is not None and len(chosen.heuristic) == 30 + 60 + 120
+    before = simulate(SimConfig((12,), len(chosen.heuristic), seed=5), workers=1)
+    default_rate = sum(r.winner == "good" for r in before) / len(before)
+    assert abs(rate - 0.5) < abs(default_rate - 0.5)
+    assert chosen.ruleset.targets(12)[1] > 17  # a longer race for the Corrupt
+    assert outcome.games == {"heuristic": 7 * 30 + 3 * 60 + 1 * 120, "search": 0}
+    assert outcome.games["heuristic"] == plan.cost()[0]
+
+
+def test_the_same_seed_gives_the_same_search_wherever_it_runs() -> None:
+    plan = Plan(
+        players=(9, 16),
+        seed=3,
+        fund_span=1,
+        spending_span=1,
+        dials=(parse_dial("auto_jail_mode=direct,forced_vote"),),
+        first=6,
+        finalists=2,
+    )
+    here = report(tune(plan, InlineExecutor()))
+    with place(workers=2) as pool:
+        there = report(tune(plan, pool))
+    assert here == there
+    assert len(here["candidates"]["9"]) == 3 * 3 * 2
+    other = report(tune(Plan(**{**plan.__dict__, "seed": 4}), InlineExecutor()))
+    assert other["candidates"] != here["candidates"]
+
+
+def _games(good: int, n: int) -> list[GameResult]:
+    return [
+        GameResult(13, i, i, "good" if i < good else "bad", "public_spending", 5, 0, 0, 0, 0)
+        for i in range(n)
+    ]
+
+
+def test_clear_search_evidence_overrules_the_heuristic_choice() -> None:
+    near = Candidate(13, Ruleset(corruption_fund_target=20), heuristic=_games(50, 100))
+    near.search = _games(1, 20)
+    off = Candidate(13, Ruleset(corruption_fund_target=22), heuristic=_games(56, 100))
+    off.search = _games(9, 20)
+    assert min([near, off], key=Candidate.key) is off  # 5% of search games: clearly not 50%
+    unclear = Candidate(13, Ruleset(corruption_fund_target=20), heuristic=_games(50, 100))
+    unclear.search = _games(7, 20)
+    assert min([unclear, off], key=Candidate.key) is unclear  # 35%: not clear, heuristic wins
+
+
+def test_tune_command_prints_the_table_and_writes_the_search(tmp_path: Path) -> None:
+    args = ["tune", "--players", "10", "--fund-span", "1", "--spending-span", "1"]
+    args += ["--first", "4", "--finalists", "1", "--workers", "1", "--out", str(tmp_path)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "9 candidates per player count, 3 heuristic rounds: 76 heuristic and 0 search" in (
+        result.output
+    )
+    row = next(line for line in result.output.splitlines() if line.strip().startswith("10 "))
+    assert "n=28" in row  # 4 + 8 + 16 games
+    assert "cost: 76 heuristic + 0 search games" in result.output
+    assert "korapsyon simulate --rule public_spending_target=10:" in result.output
+    saved = json.loads((tmp_path / "tune.json").read_text())
+    assert saved["games"] == {"heuristic": 9 * 4 + 3 * 8 + 16, "search": 0}
+    assert (tmp_path / "search.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "3"], "player counts run from 5 to 20"),
+        (["--dial", "nonsense"], "option=value"),
+        (["--dial", "corruption_fund_target=9"], "searched already"),
+        (["--dial", "colour=red"], "'colour' is not a ruleset option"),
+        (["--dial", "max_years=0,5"], "max_years"),
+        (["--fund-span", "-1"], "-1 is not in the range"),
+        (["--aim", "1.5"], "1.5 is not in the range"),
+        (["--cluster", "nonsense://nowhere:1"], "cannot reach the Dask scheduler"),
+    ],
+)
+def test_tune_refuses_bad_options_clearly(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(main, ["tune", "--first", "1", "--workers", "1", *args])
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+def test_the_aim_moves_the_choice() -> None:
+    low, high = (
+        tune(
+            Plan(
+                players=(13,), seed=2, fund_span=4, spending_span=0, first=20, finalists=1, aim=aim
+            ),
+            InlineExecutor(),
+        ).chosen[13]
+        for aim in (0.35, 0.65)
+    )
+    assert low.ruleset.targets(13)[1] < high.ruleset.targets(13)[1]  # a shorter Corrupt race
+    assert (low.rate("heuristic") or 0) < (high.rate("heuristic") or 0)
+
+
+def test_the_model_pools_the_candidates_games() -> None:
+    # Good wins 30%..70% as the Fund target rises; one candidate had a lucky small sample
+    rates = {17: 0.3, 18: 0.35, 19: 0.4, 20: 0.45, 21: 0.5, 22: 0.55, 23: 0.6, 24: 0.65, 25: 0.7}
+    candidates = [
+        Candidate(13, Ruleset(corruption_fund_target=cf), heuristic=_games(round(r * 200), 200))
+        for cf, r in rates.items()
+    ]
+    candidates[0].heuristic = _games(10, 20)  # 17: 50% of 20 games, by luck
+    fit(candidates)
+    fitted = {c.ruleset.corruption_fund_target: c.fitted for c in candidates}
+    assert fitted[21] == pytest.approx(0.5, abs=0.02)
+    assert fitted[17] == pytest.approx(0.3, abs=0.06)  # not the lucky 50%
+    assert min(candidates, key=Candidate.key).ruleset.corruption_fund_target == 21
