@@ -4,7 +4,10 @@ skipped).
 
 Under pytest-xdist (scripts/test runs the suite on every core) each worker has a database of
 its own beside that one (``korapsyon_test_gw0``, ...), created on first use, so that one
-worker's test emptying its database never pulls another's tables away."""
+worker's test emptying its database never pulls another's tables away; and the browser
+tests (tests/web) all run on one worker, one chromium at a time (``--dist loadgroup``): two
+at once on two cores made the pages' own timing fail (the board's end screen left cut,
+a page that took over 30 s to answer a click), where each passes alone."""
 
 from __future__ import annotations
 
@@ -12,11 +15,36 @@ import contextlib
 import functools
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ProgrammingError
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_BrowserTestsOnOneWorker(), "korapsyon-browser-worker")
+
+
+class _BrowserTestsOnOneWorker:
+    """With ``--dist loadgroup``, the tests under tests/web are one group, run by one worker;
+    every other test is scheduled on its own. (xdist's ``xdist_group`` mark would say the
+    same, but xdist 3.8 groups by renaming a test's ``_nodeid``, which pytest 9.2 no longer
+    reads: the mark is ignored.)"""
+
+    @staticmethod
+    def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+        if config.getvalue("dist") != "loadgroup":
+            return None
+        from xdist.scheduler import LoadScopeScheduling  # type: ignore[import-untyped]
+
+        class Scheduling(LoadScopeScheduling):  # type: ignore[misc]  # (largest group first)
+            def _split_scope(self, nodeid: str) -> str:
+                return "browser" if nodeid.startswith("tests/web/") else nodeid
+
+        return Scheduling(config, log)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
