@@ -4,10 +4,8 @@ skipped).
 
 Under pytest-xdist (scripts/test runs the suite on every core) each worker has a database of
 its own beside that one (``korapsyon_test_gw0``, ...), created on first use, so that one
-worker's test emptying its database never pulls another's tables away; and the browser
-tests (tests/web) all run on one worker, one chromium at a time (``--dist loadgroup``): two
-at once on two cores made the pages' own timing fail (the board's end screen left cut,
-a page that took over 30 s to answer a click), where each passes alone."""
+worker's test emptying its database never pulls another's tables away. The browser tests
+are not run that way (see scripts/test)."""
 
 from __future__ import annotations
 
@@ -15,7 +13,6 @@ import contextlib
 import functools
 import os
 from pathlib import Path
-from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -23,28 +20,14 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ProgrammingError
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    if config.pluginmanager.hasplugin("xdist"):
-        config.pluginmanager.register(_BrowserTestsOnOneWorker(), "korapsyon-browser-worker")
-
-
-class _BrowserTestsOnOneWorker:
-    """With ``--dist loadgroup``, the tests under tests/web are one group, run by one worker;
-    every other test is scheduled on its own. (xdist's ``xdist_group`` mark would say the
-    same, but xdist 3.8 groups by renaming a test's ``_nodeid``, which pytest 9.2 no longer
-    reads: the mark is ignored.)"""
-
-    @staticmethod
-    def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-        if config.getvalue("dist") != "loadgroup":
-            return None
-        from xdist.scheduler import LoadScopeScheduling  # type: ignore[import-untyped]
-
-        class Scheduling(LoadScopeScheduling):  # type: ignore[misc]  # (largest group first)
-            def _split_scope(self, nodeid: str) -> str:
-                return "browser" if nodeid.startswith("tests/web/") else nodeid
-
-        return Scheduling(config, log)
+@pytest.hookimpl(tryfirst=True)  # before -m reads the marks
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser tests (tests/web) are marked ``browser``: scripts/test runs them after
+    the others, in one process."""
+    web = Path(__file__).parent / "web"
+    for item in items:
+        if item.path.is_relative_to(web):
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
