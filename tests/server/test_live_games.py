@@ -13,17 +13,15 @@ import pytest
 from korapsyon.record import read_record, replay, summarize
 from korapsyon.rules.views import player_view, public_view
 from korapsyon.selfplay import table
+from tests.security.wire import ping
 from tests.server.inprocess import Local, in_process
 from tests.server.live import Client, make_room, open_client, play, start
 
 
 async def _drain(client: Client) -> None:
-    """Read whatever is still on its way to ``client``."""
-    while True:
-        try:
-            await client.receive(timeout=0.3)
-        except TimeoutError:
-            return
+    """Read whatever is still on its way to ``client``: everything up to the answer to a
+    ping sent now (the server answers it after every frame it had for the client)."""
+    await ping(client)
 
 
 def _record_of(live: Local, code: str, token: str) -> Any:
