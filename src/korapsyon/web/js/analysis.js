@@ -12,7 +12,7 @@
  * meanwhile shows "working it out" and is filled in when it comes.
  */
 
-import { h, svg } from './dom.js';
+import { fitOptional, h, svg } from './dom.js';
 import { tableToken } from './net.js';
 import { roleTitle, t } from './i18n.js';
 import { roleBadge } from './roles.js';
@@ -24,7 +24,7 @@ const BOARD_MOMENTS = 3;
 export function tableAnalysis(room, view) {
   return analysisBlock(room, view, null, (data) => [
     lineChart(view, data),
-    momentList(view, pickMoments(data.moments, BOARD_MOMENTS)),
+    fitOptional(momentList(view, pickMoments(data.moments, BOARD_MOMENTS))),
   ]);
 }
 

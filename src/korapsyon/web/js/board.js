@@ -117,17 +117,29 @@ class Board {
 /**
  * The end screen on a TV holds a game of any length (Years, players, long names): its
  * type is made smaller, step by step, until nothing is cut off (the screen's own size is
- * the start), and again when anything in it changes size (a window resized, a font loaded
+ * the start; at the smallest type still read from afar, the parts marked
+ * `data-fit-optional` - the analysis's moments, the recap - give way while they do not
+ * fit), and again when anything in it changes size (a window resized, a font loaded
  * late, the nights table's next page). `data-fit="done"`: it has been fitted once.
  */
 function fitToScreen(el) {
   if (!el || el.dataset.fit) return;
+  const cut = () => el.scrollHeight > el.clientHeight + 1;
   const fit = () => {
     el.style.removeProperty('font-size'); // CSSOM: allowed by the CSP
+    const optional = [...el.querySelectorAll('[data-fit-optional]')];
+    for (const part of optional) part.hidden = false;
     let size = parseFloat(getComputedStyle(el).fontSize);
-    while (el.scrollHeight > el.clientHeight + 1 && size > 10) {
+    while (cut() && size > 10) {
       size *= 0.94;
       el.style.fontSize = `${size}px`;
+    }
+    // at the type's floor, what may go goes (the last first), and then comes back if it fits
+    const gone = [];
+    while (cut() && optional.length) gone.push(Object.assign(optional.pop(), { hidden: true }));
+    for (const part of gone.reverse()) {
+      part.hidden = false;
+      if (cut()) part.hidden = true;
     }
     el.dataset.fit = 'done';
   };

@@ -19,6 +19,15 @@ export function h(tag, props = {}, ...children) {
 }
 
 /** An SVG element (the chart, the QR code). */
+/**
+ * `el` (if any), marked as a part the board's end screen may hide when even its smallest
+ * type cannot fit it (`data-fit-optional`, board.js fitToScreen).
+ */
+export function fitOptional(el) {
+  if (el) el.dataset.fitOptional = '';
+  return el;
+}
+
 export function svg(tag, attrs = {}, ...children) {
   const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
   setProps(el, attrs);

@@ -12,7 +12,7 @@
  */
 
 import { myAnalysis, tableAnalysis } from './analysis.js';
-import { h } from './dom.js';
+import { fitOptional, h } from './dom.js';
 import { tableToken } from './net.js';
 import { showError } from './shell.js';
 import { roleTitle, t } from './i18n.js';
@@ -51,8 +51,25 @@ export function endScreen(room, view) {
       ),
     ),
     board
-      ? h('div', { class: 'end-board-body' }, revealTable(view), tableAnalysis(room, view), roles, fold('recap', years), recordButton(room))
+      ? boardBody(room, view, roles, years)
       : [fold('night', nightReveal(view)), fold('analysis', myAnalysis(room, view)), fold('roles', roles), fold('recap', years)],
+  );
+}
+
+/**
+ * The board's details in two columns, each its own stack: the nights table, every role
+ * and the recap; beside them the Fund chart (out of the reveal), who looked Corrupt and
+ * the record's download.
+ */
+function boardBody(room, view, roles, years) {
+  const reveal = revealTable(view);
+  const chart = reveal?.querySelector('.nights-chart') ?? null;
+  chart?.remove();
+  return h(
+    'div',
+    { class: 'end-board-body' },
+    h('div', { class: 'end-board-main' }, reveal, roles, fitOptional(fold('recap', years))),
+    h('div', { class: 'end-board-side' }, chart, tableAnalysis(room, view), recordButton(room)),
   );
 }
 
