@@ -113,6 +113,7 @@ export class RoomState {
     this.notices = []; // the server's notices, as timeline entries (`story`)
     this.refusals = 0; // lobby requests refused so far (the waiting room redraws on each)
     this.lobbyErrors = {}; // the waiting room's refusals, by the control refused (waiting.js)
+    this.settingsDraft = null; // the host's settings as last sent (waiting.js)
     this.connection = 'closed'; // what the bar says: open, syncing or closed
     this.synced = false; // the current connection's view (or waiting room) has arrived
     this.everOpen = false;

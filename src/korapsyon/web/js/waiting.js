@@ -223,7 +223,14 @@ function hostPanel(room, hostToken, request) {
   const code = lobby.code;
   const settings = lobby.settings;
   const seats = lobby.seats.length;
-  const put = (area, patch, why) => request(area, 'PUT', `/api/rooms/${code}/settings`, { ...settings, ...patch }, hostToken, why);
+  // each change goes on from the host's last one, not from the settings drawn: a second
+  // quick change (another role's count) sent before the first came back must not undo it
+  const put = async (area, patch, why) => {
+    room.settingsDraft = { ...(room.settingsDraft ?? settings), ...patch };
+    const answer = await request(area, 'PUT', `/api/rooms/${code}/settings`, room.settingsDraft, hostToken, why);
+    if (answer === null) room.settingsDraft = null; // refused: the room's settings stand
+    return answer;
+  };
   const problem = startProblem(lobby);
   const kind = h(
     'select',
@@ -363,8 +370,10 @@ function setupFields(room, seats, put) {
             value: counts[i],
             disabled: !custom,
             onchange: (event) => {
-              const next = [...counts];
-              next[i] = Math.max(0, Number(event.target.value) || 0);
+              // every count as the host has typed it now (a count changed a moment ago may
+              // not be back from the server yet)
+              const inputs = event.target.closest('.role-counts').querySelectorAll('[data-testid="role-count"]');
+              const next = [...inputs].map((input) => Math.max(0, Number(input.value) || 0));
               // a refusal names the rule the count breaks
               put('setup', { roles: rolesOf(next) }, (exc) => (exc.code === 'bad_setup' ? setupProblem(next) : null));
             },
