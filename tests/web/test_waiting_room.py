@@ -40,7 +40,7 @@ def _until_room(live: Live, code: str, check: Any, what: str) -> dict[str, Any]:
         if check(room):
             return room
         assert time.monotonic() < deadline, f"the server's room never got {what}: {room}"
-        time.sleep(0.05)
+        time.sleep(0.25)  # (within the lobby API's requests per address: a miss says so)
 
 
 def _count(tab: Tab, role: Role) -> Any:
