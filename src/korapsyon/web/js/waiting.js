@@ -225,10 +225,14 @@ function hostPanel(room, hostToken, request) {
   const seats = lobby.seats.length;
   // each change goes on from the host's last one, not from the settings drawn: a second
   // quick change (another role's count) sent before the first came back must not undo it
+  // (once every change sent is answered, the room's own settings are the start again: a
+  // change the host made on another screen is not undone)
   const put = async (area, patch, why) => {
-    room.settingsDraft = { ...(room.settingsDraft ?? settings), ...patch };
+    room.settingsDraft = { ...(room.settingsDraft ?? room.lobby.settings), ...patch };
+    room.settingsSending += 1;
     const answer = await request(area, 'PUT', `/api/rooms/${code}/settings`, room.settingsDraft, hostToken, why);
-    if (answer === null) room.settingsDraft = null; // refused: the room's settings stand
+    room.settingsSending -= 1;
+    if (answer === null || room.settingsSending === 0) room.settingsDraft = null; // (refused: the room's stand)
     return answer;
   };
   const problem = startProblem(lobby);
