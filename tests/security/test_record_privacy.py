@@ -146,6 +146,8 @@ def test_the_end_screens_analysis_is_the_table_s_and_is_korapsyon_analyse_of_the
         assert mine.json()["view"] == "Ana"
         unknown = http.get(path, params={"as": "Nobody"}, headers=table)
         assert unknown.status_code == 400 and unknown.json()["error"]["code"] == "unknown_player"
+        odd = http.get(path, params={"view": "Ana"}, headers=table)
+        assert odd.status_code == 400 and "view" in odd.json()["error"]["message"]
 
         created = http.post("/api/rooms", json={"settings": {"timers": False}}).json()
         code, host = created["code"], created["host_token"]

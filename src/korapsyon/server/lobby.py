@@ -217,6 +217,9 @@ class LobbyApi:
         return Response(write_record(found), media_type="application/json", headers=headers)
 
     async def analysis(self, request: Request) -> Response:
+        unknown = set(request.query_params) - {"as"}
+        if unknown:
+            raise Refusal("malformed", f"unknown query parameter(s): {', '.join(sorted(unknown))}")
         code, viewer = request.path_params["code"], request.query_params.get("as")
         found = await asyncio.to_thread(self.hub.analysis, code, _bearer(request), viewer)
         return _json(found)
