@@ -86,7 +86,7 @@ class _PeekingSearch(SearchAgent):
     roles (``true_roles``, filled by the test) instead of roles drawn from its beliefs."""
 
     def __init__(self, name: str) -> None:
-        super().__init__(f"bot/{name}", budget=Budget(worlds=2, options=2))
+        super().__init__(f"bot/{name}", budget=Budget(worlds=2, corrupt_worlds=2, options=2))
         self.true_roles: dict[str, Role] = {}
 
     def _worlds(self) -> list[Game]:
@@ -135,7 +135,7 @@ def test_the_harness_catches_a_search_bot_whose_worlds_peek() -> None:
 def test_search_bot_decides_only_on_what_its_seat_may_see() -> None:
     """The search bot (a small budget) in 3 pairs of games: its worlds, roll-outs and
     choices come from its seat's events and its seed alone."""
-    budget = Budget(worlds=2, options=2)
+    budget = Budget(worlds=2, corrupt_worlds=2, options=2)
     compared, differing = _decisions_agree(
         lambda game, name: SearchAgent(f"bot/{name}", budget=budget), 3
     )

@@ -17,7 +17,7 @@ from korapsyon.rules.views import player_view
 from korapsyon.selfplay import table
 from tests.hidden_variants import random_setup
 
-SMALL = Budget(worlds=2, options=2)
+SMALL = Budget(worlds=2, corrupt_worlds=2, options=2)
 
 
 def _search_game(players: int, seed: int, searchers: str = "all") -> tuple[Game, list[SearchAgent]]:
@@ -101,3 +101,37 @@ def test_a_world_reproduces_every_event_the_seat_saw_and_its_choices() -> None:
                 assert mine["players"] == theirs["players"]
                 assert mine["public_spending"] == theirs["public_spending"]
     assert moments >= 25 and built >= moments, (moments, built)
+
+
+def test_a_corrupt_seat_weighs_the_table_s_suspect_and_the_likeliest_good_politician() -> None:
+    """A Corrupt seat knows everyone outside its team is Good, so its beliefs cannot rank
+    them for a jail vote: its alternatives are the likeliest Good Politician (a step to the
+    Good Purge, R-50) and the players the table suspects most (a vote that can carry,
+    R-36) - never merely the first names in the alphabet."""
+    from korapsyon.bots.agent import Prompt
+    from korapsyon.bots.search.options import Reading, candidate_actions
+    from korapsyon.rules.actions import JailVote
+    from korapsyon.rules.steps import Step
+
+    game = Game(table(9), seed=3)
+    while game.step is not Step.JAIL_VOTE:  # every decision the timer's default (R-72)
+        assert game.outcome is None
+        seat = min(game.waiting_for)
+        game.apply(game.default_action(game.players[seat] if seat >= 0 else "@host"))
+    corrupt = next(s for s in game.to_act if game.roles[s] is Role.CORRUPT_POLITICIAN)
+    me = game.players[corrupt]
+    others = [n for s, n in enumerate(game.players) if game.roles[s] is not Role.CORRUPT_POLITICIAN]
+    targets = set(game.choices(me)[0].options["target"]) - {None}
+    suspected, second, politician = sorted(n for n in others if n in targets)[-3:]
+    table_suspicion = dict.fromkeys(game.players, 0.0) | {suspected: 3.0, second: 2.0}
+    odds = dict.fromkeys(game.players, 0.1) | {politician: 0.9}
+    reading = Reading(
+        True,
+        {n: 0.0 if n not in others else 1.0 for n in game.players},
+        table_suspicion,
+        lambda: odds,
+    )
+    prompt = Prompt(me, game.year, Step.JAIL_VOTE, game.choices(me))
+    proposal = JailVote(player=me, target=suspected)
+    options = candidate_actions(prompt, proposal, reading, 3)
+    assert [o.target for o in options if isinstance(o, JailVote)] == [suspected, politician, second]

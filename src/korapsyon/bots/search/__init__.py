@@ -37,7 +37,7 @@ from ...rules.steps import Step
 from ..agent import Prompt, play
 from ..beliefs import Beliefs
 from ..heuristic import Board, HeuristicAgent
-from .options import candidate_actions
+from .options import Reading, candidate_actions
 from .worlds import Inconsistent, Table, build_world
 
 __all__ = ["Budget", "SearchAgent", "SearchStats"]
@@ -45,11 +45,18 @@ __all__ = ["Budget", "SearchAgent", "SearchStats"]
 
 @dataclass(frozen=True)
 class Budget:
-    """How much one decision may cost: ``worlds`` sampled worlds, each playing out up to
-    ``options`` options (``worlds * options`` roll-outs); ``draws`` role assignments tried
-    per world before giving up on it; ``horizon`` Years played out (None: to the end)."""
+    """How much one decision may cost: ``worlds`` sampled worlds in a Good seat,
+    ``corrupt_worlds`` in a Corrupt seat, each playing out up to ``options`` options
+    (``worlds * options`` roll-outs); ``draws`` role assignments tried per world before
+    giving up on it; ``horizon`` Years played out (None: to the end).
+
+    A Corrupt seat gets more worlds: it knows the Corrupt team, so its worlds differ only
+    in who holds the Good roles and its roll-outs decide by smaller margins (4 worlds left
+    it on the heuristic's choice at almost every decision); there are 2-4 Corrupt seats
+    against 7-12 Good ones, so the extra worlds cost a game about what one Good seat does."""
 
     worlds: int = 4
+    corrupt_worlds: int = 12
     options: int = 3
     draws: int = 3
     horizon: int | None = None
@@ -123,7 +130,10 @@ class SearchAgent:
             assert beliefs is not None
             return {n: r[Role.GOOD_POLITICIAN] for n, r in beliefs.role_probability().items()}
 
-        options = candidate_actions(prompt, proposal, foe, self.budget.options, good_politician)
+        board = self.inner.board
+        table = {name: board.sus[seat] for seat, name in enumerate(board.names)}
+        reading = Reading(not good, foe, table, good_politician)
+        options = candidate_actions(prompt, proposal, reading, self.budget.options)
         if len(options) < 2:
             return proposal
         if self.ruleset is None:
@@ -150,8 +160,10 @@ class SearchAgent:
         assert beliefs is not None and beliefs.seat is not None and ruleset is not None
         table = Table(beliefs.seat, beliefs.players, ruleset, tuple(self.events))
         worlds: list[Game] = []
-        for _ in range(self.budget.worlds):
-            for _ in range(self.budget.draws):
+        budget = self.budget
+        corrupt = self.role is Role.CORRUPT_POLITICIAN
+        for _ in range(budget.corrupt_worlds if corrupt else budget.worlds):
+            for _ in range(budget.draws):
                 try:
                     worlds.append(build_world(table, beliefs.sample(self.rng), self.rng))
                 except Inconsistent:

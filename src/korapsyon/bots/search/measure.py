@@ -87,9 +87,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--side", choices=("good", "bad"), default="good")
     parser.add_argument("--worlds", type=int, default=Budget.worlds)
+    parser.add_argument("--corrupt-worlds", type=int, default=Budget.corrupt_worlds)
     parser.add_argument("--options", type=int, default=Budget.options)
     args = parser.parse_args(argv)
-    budget = Budget(worlds=args.worlds, options=args.options)
+    budget = Budget(args.worlds, args.corrupt_worlds, args.options)
     for key, value in measure(args.players, args.games, args.seed, args.side, budget).items():
         print(f"{key:>20}: {value:.1f}" if isinstance(value, float) else f"{key:>20}: {value}")
 

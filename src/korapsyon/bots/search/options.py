@@ -1,13 +1,11 @@
 """The few options a search compares at one decision: the heuristic's own choice first,
-then the alternatives the seat's beliefs rank best for its team.
-
-``foe`` maps each player to how likely they are on the other team, from the seat's view
-(for a Good seat P(Corrupt), for a Corrupt seat 1 - P(Corrupt): its teammates are 0).
+then the alternatives the seat's beliefs rank best for its team (:class:`Reading`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -35,16 +33,27 @@ ENUMERATED = (
 )
 
 
+@dataclass(frozen=True)
+class Reading:
+    """How a seat reads the other players, to rank the alternatives.
+
+    ``foe``: how likely each player is on the other team, from the seat's view (for a Good
+    seat P(Corrupt); for a Corrupt seat 1 - P(Corrupt), so its teammates are 0 and everyone
+    else 1). ``table``: how much the whole table suspects each (public facts only), the
+    tie-break among players ``foe`` cannot tell apart - for a Corrupt seat, which Good
+    player a jail vote could actually reach. ``good_politician``: P(Good Politician) per
+    player, asked only by a Corrupt seat (its Tokhang, its jail vote's purge)."""
+
+    corrupt: bool
+    foe: Mapping[str, float]
+    table: Mapping[str, float]
+    good_politician: Callable[[], Mapping[str, float]]
+
+
 def candidate_actions(
-    prompt: Prompt,
-    proposal: Action,
-    foe: Mapping[str, float],
-    limit: int,
-    good_politician: Callable[[], Mapping[str, float]],
+    prompt: Prompt, proposal: Action, reading: Reading, limit: int
 ) -> list[Action]:
-    """Up to ``limit`` distinct legal actions, ``proposal`` first.
-    ``good_politician`` gives P(Good Politician) per player (asked only by a Corrupt
-    seat's night, for its Tokhang)."""
+    """Up to ``limit`` distinct legal actions, ``proposal`` first."""
     out: list[Action] = [proposal]
 
     def add(action: Action) -> None:
@@ -57,31 +66,41 @@ def candidate_actions(
         for action in choice.actions(prompt.player):
             add(action)
     elif step in (Step.ELECT, Step.ELECT_RUNOFF):
-        for name in _ranked(choice, "candidate", foe, lowest=True):
+        for name in _ranked(choice, "candidate", reading, lowest=True):
             add(Elect(player=prompt.player, candidate=name))
     elif step in (Step.JAIL_VOTE, Step.JAIL_RUNOFF):
-        for name in _ranked(choice, "target", foe, lowest=False):
+        targets = _ranked(choice, "target", reading, lowest=False)
+        if reading.corrupt and targets:  # the surest Good Politician: a step to the purge
+            odds = reading.good_politician()
+            likeliest = max(targets, key=lambda n: (odds[n], n))
+            add(JailVote(player=prompt.player, target=likeliest))
+        for name in targets:
             add(JailVote(player=prompt.player, target=name))
     elif step is Step.PICK_COMMITTEE and isinstance(proposal, PickCommittee):
-        for members in _committees(choice, proposal.members, foe):
+        for members in _committees(choice, proposal.members, reading):
             add(PickCommittee(player=prompt.player, members=members))
     elif step is Step.HIDDEN:
-        for action in _night(choice, proposal, foe, good_politician):
+        for action in _night(choice, proposal, reading.foe, reading.good_politician):
             add(action)
     return out
 
 
-def _ranked(choice: Choice, field: str, foe: Mapping[str, float], *, lowest: bool) -> list[str]:
+def _ranked(choice: Choice, field: str, reading: Reading, *, lowest: bool) -> list[str]:
+    """The choice's players, the least likely foes first (``lowest``) or the likeliest;
+    among equals, the least / most suspected by the table."""
+    foe, table = reading.foe, reading.table
     names = [n for n in choice.options[field] if n is not None]
-    return sorted(names, key=lambda n: (foe[n] if lowest else -foe[n], n))
+    sign = 1 if lowest else -1
+    return sorted(names, key=lambda n: (sign * foe[n], sign * table.get(n, 0.0), n))
 
 
 def _committees(
-    choice: Choice, proposed: tuple[str, ...], foe: Mapping[str, float]
+    choice: Choice, proposed: tuple[str, ...], reading: Reading
 ) -> list[tuple[str, ...]]:
     """The most trusted committee, and the proposal with its least trusted member swapped
     for the most trusted player left out."""
-    pool = _ranked(choice, "members", foe, lowest=True)
+    foe = reading.foe
+    pool = _ranked(choice, "members", reading, lowest=True)
     trusted = tuple(sorted(pool[: choice.pick]))
     worst = max(proposed, key=lambda n: (foe[n], n))
     outside = [n for n in pool if n not in proposed]
