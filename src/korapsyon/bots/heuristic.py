@@ -360,7 +360,8 @@ class HeuristicAgent:
         mem.known[mem.seat] = event.role.team
 
     def _team_revealed(self, event: TeamRevealed) -> None:
-        """The Corrupt learn their team (and so everyone's side); others, who is Good."""
+        """The Corrupt learn their team, hence everyone's side; Good Politicians who
+        recognise each other (a variant of R-07) learn who is Good."""
         board, mem = self.board, self.mem
         if event.role is not Role.CORRUPT_POLITICIAN:
             for name in event.members:
@@ -745,8 +746,8 @@ class HeuristicAgent:
         return self._suspect(me)
 
     def _come_out(self, me: str) -> Action | None:
-        """A Good Politician claims the role once: surely on a first strike (so the Lawyer
-        protects it), else now and then."""
+        """A Good Politician claims the role once: surely on a first strike, else now and
+        then."""
         board, mem = self.board, self.mem
         if mem.seat not in board.claimed and (
             board.strikes[mem.seat] == 1 or self.rng.random() < 0.15
