@@ -16,16 +16,21 @@ through what they share - the same public signals and the team's live night choi
 their night decisions agree without any hidden channel. A :class:`Board` only ever ingests
 public events, so agents of one process may share it to save work.
 
-Why one module of ~730 lines: the suspicion model (:class:`Board`, :class:`Memory`) and the
-decisions of every role read the same scores; a role's play is a few small methods, found by
-its step, and docs/BALANCE.md's figures depend on all of it together.
+Why one module of ~830 lines: the suspicion model (:class:`Board`, :class:`Memory`) and the
+decisions of every role read the same scores; a role's play is a few small methods, and
+docs/BALANCE.md's figures depend on all of it together. Tables at the end of the module say
+which method does what: :data:`_BOARD_HANDLERS`, :data:`_PUBLIC_HANDLERS` and
+:data:`_PRIVATE_HANDLERS` (what each kind of event tells the board or the seat),
+:data:`_DECISIONS` (the step's action and the method that decides it) and :data:`_CLAIMS`
+(what each role says in the discussion).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..rules.actions import (
     Action,
@@ -127,64 +132,80 @@ class Board:
 
     # ------------------------------------------------------------ ingest
     def ingest(self, event: BaseEvent) -> None:
+        """Take in one public event: its handler in :data:`_BOARD_HANDLERS`, if any."""
         self.seen += 1
-        match event:
-            case GameStarted():
-                self.names = event.players
-                self.n = len(event.players)
-                self.index = {name: s for s, name in enumerate(event.players)}
-                self.status = [PlayerStatus.ACTIVE] * self.n
-                self.strikes = [0] * self.n
-                self.sus = [0.0] * self.n
-                self.ps_target = event.public_spending_target
-                self.cf_target = event.corruption_fund_target
-                self.auto_jail_cost = event.auto_jail_cost
-                self.tokhang_cost = event.tokhang_cost
-            case YearStarted():
-                self.year = event.year
-            case PresidencyEnded():
-                self.president = None
-            case PlayerReturned():
-                self.status[self.index[event.player]] = PlayerStatus.ACTIVE
-            case StepStarted():
-                self.step_options = event.options or ()
-                if event.step == "hidden":
-                    self.night_active[self.year] = frozenset(self.active())
-            case PlayerJailed():
-                seat = self.index[event.player]
-                self.strikes[seat] = event.strikes
-                if event.returns_year is not None:
-                    self.status[seat] = PlayerStatus.SUSPENDED
-            case PlayerEliminated():
-                seat = self.index[event.player]
-                self.status[seat] = PlayerStatus.ELIMINATED
-                if seat == self.president:
-                    self.president = None
-                if event.role is not None:
-                    self.revealed[seat] = event.role
-            case AutoJailUsed():
-                self.public_spending = event.public_spending
-            case TreasuryReport():
-                if event.decrease is not None:
-                    self._theft(event.decrease)
-            case PresidentElected():
-                self.president = self.index[event.president]
-            case CommitteeNamed():
-                members = tuple(self.index[name] for name in event.members)
-                self.projects[self.year] = _Project(event.card, members)
-            case ProjectVoted():
-                self.public_spending = event.public_spending
-                project = self.projects.get(self.year)
-                if project is not None:
-                    project.succeeded = event.succeeded
-                    for seat in project.committee:  # Good members rarely oppose
-                        self.sus[seat] += 0.8 * event.oppose / len(project.committee)
-            case WitnessTestimony():
-                seat = self.index[event.player]
-                self.witnessed.add(seat)
-                self.sus[seat] += CERTAIN
-            case ClaimMade():
-                self._claim(event)
+        handler = _BOARD_HANDLERS.get(type(event))
+        if handler is not None:
+            handler(self, event)
+
+    def _started(self, event: GameStarted) -> None:
+        self.names = event.players
+        self.n = len(event.players)
+        self.index = {name: s for s, name in enumerate(event.players)}
+        self.status = [PlayerStatus.ACTIVE] * self.n
+        self.strikes = [0] * self.n
+        self.sus = [0.0] * self.n
+        self.ps_target = event.public_spending_target
+        self.cf_target = event.corruption_fund_target
+        self.auto_jail_cost = event.auto_jail_cost
+        self.tokhang_cost = event.tokhang_cost
+
+    def _new_year(self, event: YearStarted) -> None:
+        self.year = event.year
+
+    def _presidency_ended(self, event: PresidencyEnded) -> None:
+        self.president = None
+
+    def _returned(self, event: PlayerReturned) -> None:
+        self.status[self.index[event.player]] = PlayerStatus.ACTIVE
+
+    def _step(self, event: StepStarted) -> None:
+        """Note the step's candidates or named player, and who is free on a night."""
+        self.step_options = event.options or ()
+        if event.step == "hidden":
+            self.night_active[self.year] = frozenset(self.active())
+
+    def _jailed(self, event: PlayerJailed) -> None:
+        seat = self.index[event.player]
+        self.strikes[seat] = event.strikes
+        if event.returns_year is not None:
+            self.status[seat] = PlayerStatus.SUSPENDED
+
+    def _eliminated(self, event: PlayerEliminated) -> None:
+        seat = self.index[event.player]
+        self.status[seat] = PlayerStatus.ELIMINATED
+        if seat == self.president:
+            self.president = None
+        if event.role is not None:
+            self.revealed[seat] = event.role
+
+    def _spent(self, event: AutoJailUsed | ProjectVoted) -> None:
+        self.public_spending = event.public_spending
+
+    def _treasury(self, event: TreasuryReport) -> None:
+        if event.decrease is not None:
+            self._theft(event.decrease)
+
+    def _elected(self, event: PresidentElected) -> None:
+        self.president = self.index[event.president]
+
+    def _committee(self, event: CommitteeNamed) -> None:
+        members = tuple(self.index[name] for name in event.members)
+        self.projects[self.year] = _Project(event.card, members)
+
+    def _voted(self, event: ProjectVoted) -> None:
+        """The result of the committee vote: Good members rarely oppose."""
+        self._spent(event)
+        project = self.projects.get(self.year)
+        if project is not None:
+            project.succeeded = event.succeeded
+            for seat in project.committee:
+                self.sus[seat] += 0.8 * event.oppose / len(project.committee)
+
+    def _witness(self, event: WitnessTestimony) -> None:
+        seat = self.index[event.player]
+        self.witnessed.add(seat)
+        self.sus[seat] += CERTAIN
 
     def _theft(self, decrease: int) -> None:
         """R-31: last Year's decrease minus its project's cost is what was stolen (net of
@@ -264,6 +285,25 @@ class Board:
         return [s for s, st in enumerate(self.status) if st is PlayerStatus.ACTIVE]
 
 
+_BOARD_HANDLERS: dict[type[BaseEvent], Callable[[Board, Any], None]] = {
+    GameStarted: Board._started,
+    YearStarted: Board._new_year,
+    PresidencyEnded: Board._presidency_ended,
+    PlayerReturned: Board._returned,
+    StepStarted: Board._step,
+    PlayerJailed: Board._jailed,
+    PlayerEliminated: Board._eliminated,
+    AutoJailUsed: Board._spent,
+    TreasuryReport: Board._treasury,
+    PresidentElected: Board._elected,
+    CommitteeNamed: Board._committee,
+    ProjectVoted: Board._voted,
+    WitnessTestimony: Board._witness,
+    ClaimMade: Board._claim,
+}
+"""What each kind of public event tells the table (the others tell it nothing)."""
+
+
 @dataclass
 class Memory:
     """What only this seat knows."""
@@ -295,56 +335,71 @@ class HeuristicAgent:
 
     # ------------------------------------------------------------ observe
     def observe(self, events: Sequence[BaseEvent]) -> None:
-        board, mem = self.board, self.mem
+        """Take in new events: public ones go to the (shared) board once, then to
+        :data:`_PUBLIC_HANDLERS`; the seat's own and its team's to :data:`_PRIVATE_HANDLERS`."""
+        board = self.board
         self.seen += len(events)
         for event in events:
             if event.audience == EVERYONE:
                 self.public_seen += 1
                 if self.public_seen > board.seen:
                     board.ingest(event)
-                kind = type(event)
-                if kind is ClaimMade:
-                    self._see_through(event)  # type: ignore[arg-type]
-                elif kind is YearStarted:
-                    mem.team_choices = {}
-                continue
-            match event:
-                case RoleDealt():
-                    mem.seat = board.index[event.player]
-                    mem.role = event.role
-                    mem.known[mem.seat] = event.role.team
-                case TeamRevealed():
-                    if event.role is Role.CORRUPT_POLITICIAN:
-                        team = frozenset(board.index[name] for name in event.members)
-                        if mem.role is Role.CORRUPT_POLITICIAN:
-                            mem.team = team - {mem.seat}
-                            for seat in range(board.n):
-                                mem.known[seat] = Team.BAD if seat in team else Team.GOOD
-                    else:
-                        for name in event.members:
-                            mem.known[board.index[name]] = Team.GOOD
-                case InvestigationResult():
-                    target = board.index[event.target]
-                    mem.findings[board.year] = (target, event.aligned)
-                    mem.known[target] = event.aligned
-                case AuditDelivered():
-                    mem.audits[board.year] = (event.project, event.kickback)
-                    self._audit(event.kickback)
-                case ActionTaken():
-                    action = event.action
-                    if event.audience == CORRUPT and isinstance(action, Corrupt):
-                        mem.team_choices[board.index[action.player]] = action
-                case Stolen():
-                    mem.fund += event.amount
-                    mem.last_steal = (board.year, event.amount)
-                case Kickback():
-                    mem.fund += event.amount
-                case SuholPaid():
-                    mem.fund -= event.cost
-                case TokhangPaid():
-                    mem.fund -= event.cost
-                case NotPaid():
-                    mem.fund = min(mem.fund, event.cost - 1)
+                handler = _PUBLIC_HANDLERS.get(type(event))
+            else:
+                handler = _PRIVATE_HANDLERS.get(type(event))
+            if handler is not None:
+                handler(self, event)
+
+    def _new_year(self, event: YearStarted) -> None:
+        self.mem.team_choices = {}
+
+    def _dealt(self, event: RoleDealt) -> None:
+        mem = self.mem
+        mem.seat = self.board.index[event.player]
+        mem.role = event.role
+        mem.known[mem.seat] = event.role.team
+
+    def _team_revealed(self, event: TeamRevealed) -> None:
+        """The Corrupt learn their team, hence everyone's side; Good Politicians who
+        recognise each other (a variant of R-07) learn who is Good."""
+        board, mem = self.board, self.mem
+        if event.role is not Role.CORRUPT_POLITICIAN:
+            for name in event.members:
+                mem.known[board.index[name]] = Team.GOOD
+            return
+        team = frozenset(board.index[name] for name in event.members)
+        if mem.role is Role.CORRUPT_POLITICIAN:
+            mem.team = team - {mem.seat}
+            for seat in range(board.n):
+                mem.known[seat] = Team.BAD if seat in team else Team.GOOD
+
+    def _investigated(self, event: InvestigationResult) -> None:
+        target = self.board.index[event.target]
+        self.mem.findings[self.board.year] = (target, event.aligned)
+        self.mem.known[target] = event.aligned
+
+    def _audited(self, event: AuditDelivered) -> None:
+        self.mem.audits[self.board.year] = (event.project, event.kickback)
+        self._audit(event.kickback)
+
+    def _team_choice(self, event: ActionTaken) -> None:
+        """A teammate's night choice, seen live."""
+        action = event.action
+        if event.audience == CORRUPT and isinstance(action, Corrupt):
+            self.mem.team_choices[self.board.index[action.player]] = action
+
+    def _stole(self, event: Stolen) -> None:
+        self.mem.fund += event.amount
+        self.mem.last_steal = (self.board.year, event.amount)
+
+    def _kickback(self, event: Kickback) -> None:
+        self.mem.fund += event.amount
+
+    def _paid(self, event: SuholPaid | TokhangPaid) -> None:
+        self.mem.fund -= event.cost
+
+    def _not_paid(self, event: NotPaid) -> None:
+        self.mem.fund = min(self.mem.fund, event.cost - 1)
 
     def _audit(self, kickback: bool | None) -> None:
         """COA: last Year's committee held a Corrupt (Yes) or none at all (No)."""
@@ -414,27 +469,11 @@ class HeuristicAgent:
 
     # ------------------------------------------------------------ act
     def act(self, prompt: Prompt) -> Action | None:
-        step = prompt.step
-        me = prompt.player
+        """Talk (or not) in the discussion, the one optional prompt; else decide as
+        :data:`_DECISIONS` says for the step."""
         if prompt.optional:
             return self._talk(prompt)
-        if step is Step.HIDDEN:
-            return self._night(prompt)
-        if step is Step.STAND:
-            return Stand(player=me, stand=self._stands())
-        if step is Step.ELECT or step is Step.ELECT_RUNOFF:
-            return Elect(player=me, candidate=self._elect(prompt))
-        if step is Step.PICK_PROJECT:
-            return PickProject(player=me, card=self._card(prompt))
-        if step is Step.PICK_COMMITTEE:
-            return PickCommittee(player=me, members=self._committee(prompt))
-        if step is Step.COMMITTEE_VOTE:
-            return CommitteeVote(player=me, support=self._support())
-        if step is Step.WITNESS_VOTE or step is Step.FORCED_JAIL_VOTE:
-            jail = self._yes_no()
-            cls = WitnessVote if step is Step.WITNESS_VOTE else ForcedJailVote
-            return cls(player=me, jail=jail)
-        return JailVote(player=me, target=self._jail_target(prompt))
+        return _DECISIONS[prompt.step](self, prompt)
 
     # -- the night
     def _night(self, prompt: Prompt) -> Action:
@@ -676,33 +715,50 @@ class HeuristicAgent:
 
     # -- the discussion
     def _talk(self, prompt: Prompt) -> Action | None:
-        board, mem = self.board, self.mem
+        """Testify if the Witness may; else one claim a Year at most, as
+        :data:`_CLAIMS` says for the role."""
         me = prompt.player
-        year = board.year
         if any(c.action == "witness" for c in prompt.choices):
             return Witness(player=me)
-        if not prompt.claims or (year, "talked") in mem.claims_made:
+        talked = (self.board.year, "talked")
+        if not prompt.claims or talked in self.mem.claims_made:
             return None
-        mem.claims_made.add((year, "talked"))
-        if mem.role is Role.CORRUPT_POLITICIAN:
-            return self._bluff(me)
-        finding = mem.findings.get(year)
-        if mem.role is Role.OMBUDSPERSON and finding is not None:
+        self.mem.claims_made.add(talked)
+        return _CLAIMS[self.mem.role](self, me)
+
+    def _report_finding(self, me: str) -> Action | None:
+        """The Ombudsperson tells a Bad finding, and a Good one half the time."""
+        board = self.board
+        finding = self.mem.findings.get(board.year)
+        if finding is not None:
             target, aligned = finding
             if aligned is Team.BAD or self.rng.random() < 0.5:
                 return Claim(
                     player=me, claim="investigation", target=board.names[target], aligned=aligned
                 )
-        audit = mem.audits.get(year)
-        if mem.role is Role.COA and audit is not None and audit[0] is not None:
+        return self._suspect(me)
+
+    def _report_audit(self, me: str) -> Action | None:
+        """The COA tells this Year's audit, if there was a project to audit."""
+        audit = self.mem.audits.get(self.board.year)
+        if audit is not None and audit[0] is not None:
             return Claim(player=me, claim="audit", kickback=bool(audit[1]))
-        if (
-            mem.role is Role.GOOD_POLITICIAN
-            and mem.seat not in board.claimed
-            and (board.strikes[mem.seat] == 1 or self.rng.random() < 0.15)
+        return self._suspect(me)
+
+    def _come_out(self, me: str) -> Action | None:
+        """A Good Politician claims the role once: surely on a first strike, else now and
+        then."""
+        board, mem = self.board, self.mem
+        if mem.seat not in board.claimed and (
+            board.strikes[mem.seat] == 1 or self.rng.random() < 0.15
         ):
             return Claim(player=me, claim="role", role=Role.GOOD_POLITICIAN)
-        others = [s for s in board.active() if s != mem.seat]
+        return self._suspect(me)
+
+    def _suspect(self, me: str) -> Action | None:
+        """Point at the most suspicious other player, if clearly suspicious (not always)."""
+        board = self.board
+        others = [s for s in board.active() if s != self.mem.seat]
         if not others:
             return None
         top = self._ranked(others)[0]
@@ -734,3 +790,50 @@ class HeuristicAgent:
         if self.rng.random() < 0.5:
             return Claim(player=me, claim="suspect", target=board.names[target])
         return None
+
+
+_PUBLIC_HANDLERS: dict[type[BaseEvent], Callable[[HeuristicAgent, Any], None]] = {
+    YearStarted: HeuristicAgent._new_year,
+    ClaimMade: HeuristicAgent._see_through,
+}
+"""What a public event tells one seat beyond the board (the board takes them all)."""
+
+_PRIVATE_HANDLERS: dict[type[BaseEvent], Callable[[HeuristicAgent, Any], None]] = {
+    RoleDealt: HeuristicAgent._dealt,
+    TeamRevealed: HeuristicAgent._team_revealed,
+    InvestigationResult: HeuristicAgent._investigated,
+    AuditDelivered: HeuristicAgent._audited,
+    ActionTaken: HeuristicAgent._team_choice,
+    Stolen: HeuristicAgent._stole,
+    Kickback: HeuristicAgent._kickback,
+    SuholPaid: HeuristicAgent._paid,
+    TokhangPaid: HeuristicAgent._paid,
+    NotPaid: HeuristicAgent._not_paid,
+}
+"""What each kind of event only this seat (or its team) sees tells it."""
+
+_DECISIONS: dict[Step, Callable[[HeuristicAgent, Prompt], Action]] = {
+    Step.HIDDEN: HeuristicAgent._night,
+    Step.STAND: lambda bot, p: Stand(player=p.player, stand=bot._stands()),
+    Step.ELECT: lambda bot, p: Elect(player=p.player, candidate=bot._elect(p)),
+    Step.ELECT_RUNOFF: lambda bot, p: Elect(player=p.player, candidate=bot._elect(p)),
+    Step.PICK_PROJECT: lambda bot, p: PickProject(player=p.player, card=bot._card(p)),
+    Step.PICK_COMMITTEE: lambda bot, p: PickCommittee(player=p.player, members=bot._committee(p)),
+    Step.COMMITTEE_VOTE: lambda bot, p: CommitteeVote(player=p.player, support=bot._support()),
+    Step.WITNESS_VOTE: lambda bot, p: WitnessVote(player=p.player, jail=bot._yes_no()),
+    Step.FORCED_JAIL_VOTE: lambda bot, p: ForcedJailVote(player=p.player, jail=bot._yes_no()),
+    Step.JAIL_VOTE: lambda bot, p: JailVote(player=p.player, target=bot._jail_target(p)),
+    Step.JAIL_RUNOFF: lambda bot, p: JailVote(player=p.player, target=bot._jail_target(p)),
+}
+"""The action each step asks for and the method that decides it. (The discussion is
+the optional prompt: :meth:`HeuristicAgent._talk`.)"""
+
+_CLAIMS: dict[Role, Callable[[HeuristicAgent, str], Action | None]] = {
+    Role.CORRUPT_POLITICIAN: HeuristicAgent._bluff,
+    Role.OMBUDSPERSON: HeuristicAgent._report_finding,
+    Role.COA: HeuristicAgent._report_audit,
+    Role.GOOD_POLITICIAN: HeuristicAgent._come_out,
+    Role.LAWYER: HeuristicAgent._suspect,
+    Role.CITIZEN: HeuristicAgent._suspect,
+}
+"""What each role says in the discussion (at most once a Year)."""

@@ -19,26 +19,42 @@ _SHOWN = {None: "nobody / abstain", True: "yes", False: "no"}
 def render(view: dict[str, Any], *, timeline: int = 40) -> str:
     """The briefing for the view's player; ``timeline`` = how many recent lines to show."""
     you = view.get("you")
-    lines: list[str] = []
+    lines = [*_who(you), _moment(view), _trackers(view), *_table(view["players"], you)]
+    lines += _project(view["project"])
     if you is not None:
-        lines.append(
-            f"You are {you['name']}, {_article(you['role_title'])} {you['role_title']} "
-            f"(team {you['team']}). Goal: {you['goal']}"
-        )
-        if you.get("teammates"):
-            lines.append(f"Your fellow team members: {', '.join(you['teammates'])}.")
-        if you["status"] != "active":
-            lines.append(f"You are {you['status']}.")
-    else:
-        lines.append("You are watching as a spectator.")
-    if view["outcome"] is not None:
-        outcome = view["outcome"]
-        lines.append(f"The game is over: {outcome['winner']} ({outcome['reason']}).")
-    else:
-        lines.append(f"Year {view['year']}, step: {view['step_title']}. {view['script']}")
+        lines += _private(you)
+    lines += _recent(view["timeline"][-timeline:])
+    if you is not None:
+        lines += _decision(you)
+    return "\n".join(lines)
+
+
+def _who(you: dict[str, Any] | None) -> list[str]:
+    if you is None:
+        return ["You are watching as a spectator."]
+    lines = [
+        f"You are {you['name']}, {_article(you['role_title'])} {you['role_title']} "
+        f"(team {you['team']}). Goal: {you['goal']}"
+    ]
+    if you.get("teammates"):
+        lines.append(f"Your fellow team members: {', '.join(you['teammates'])}.")
+    if you["status"] != "active":
+        lines.append(f"You are {you['status']}.")
+    return lines
+
+
+def _moment(view: dict[str, Any]) -> str:
+    """The outcome, or the Year and step."""
+    outcome = view["outcome"]
+    if outcome is not None:
+        return f"The game is over: {outcome['winner']} ({outcome['reason']})."
+    return f"Year {view['year']}, step: {view['step_title']}. {view['script']}"
+
+
+def _trackers(view: dict[str, Any]) -> str:
     targets = view["targets"]
     president = view["president"]
-    lines.append(
+    return (
         f"Approved Public Spending {view['public_spending']}/{targets['public_spending']}; "
         f"Corruption Fund target {targets['corruption_fund']}; Kaban ng Bayan (public) "
         f"{view['kaban_public']}; Auto Jail costs {targets['auto_jail_cost']}, Tokhang "
@@ -49,8 +65,11 @@ def render(view: dict[str, Any], *, timeline: int = 40) -> str:
             else "none."
         )
     )
-    lines.append("Players:")
-    for player in view["players"]:
+
+
+def _table(players: list[dict[str, Any]], you: dict[str, Any] | None) -> list[str]:
+    lines = ["Players:"]
+    for player in players:
         notes = [player["status"]]
         if player["returns_year"]:
             notes.append(f"returns in Year {player['returns_year']}")
@@ -60,36 +79,37 @@ def render(view: dict[str, Any], *, timeline: int = 40) -> str:
             notes.append(f"revealed: {player['role']}")
         mark = " (you)" if you is not None and player["name"] == you["name"] else ""
         lines.append(f"  {player['name']}{mark}: {', '.join(notes)}")
-    project = view["project"]
-    if project is not None:
-        offered = " or ".join(
-            f"{c['id']} {c['name']} (cost {c['cost']}, kickback {c['kickback']}, "
-            f"committee {c['committee']})"
-            for c in project["offered"]
-        )
-        lines.append(f"This Year's project offer: {offered}.")
-        if project["card"]:
-            lines.append(
-                f"Chosen: {project['card']}; committee: {', '.join(project['committee']) or '-'}"
-                + (
-                    f"; vote {project['result']['support']}-{project['result']['oppose']}, "
-                    + ("succeeded." if project["result"]["succeeded"] else "failed.")
-                    if project["result"]
-                    else "."
-                )
+    return lines
+
+
+def _project(project: dict[str, Any] | None) -> list[str]:
+    if project is None:
+        return []
+    offered = " or ".join(
+        f"{c['id']} {c['name']} (cost {c['cost']}, kickback {c['kickback']}, "
+        f"committee {c['committee']})"
+        for c in project["offered"]
+    )
+    lines = [f"This Year's project offer: {offered}."]
+    if project["card"]:
+        lines.append(
+            f"Chosen: {project['card']}; committee: {', '.join(project['committee']) or '-'}"
+            + (
+                f"; vote {project['result']['support']}-{project['result']['oppose']}, "
+                + ("succeeded." if project["result"]["succeeded"] else "failed.")
+                if project["result"]
+                else "."
             )
-    if you is not None:
-        lines += _private(you)
-    recent = view["timeline"][-timeline:]
-    if recent:
-        lines.append("Recent events:")
-        lines += [
-            f"  Year {e['year']}: {'(private) ' if e.get('private') else ''}{e['text']}"
-            for e in recent
-        ]
-    if you is not None:
-        lines += _decision(you)
-    return "\n".join(lines)
+        )
+    return lines
+
+
+def _recent(events: list[dict[str, Any]]) -> list[str]:
+    if not events:
+        return []
+    return ["Recent events:"] + [
+        f"  Year {e['year']}: {'(private) ' if e.get('private') else ''}{e['text']}" for e in events
+    ]
 
 
 def _private(you: dict[str, Any]) -> list[str]:
