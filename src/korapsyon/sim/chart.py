@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +65,8 @@ def draw(stats: dict[int, dict[str, Any]], path: Path, title: str) -> None:
     right.set_ylabel("games (%)")
     right.set_title("How games end")
     right.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3, fontsize=8)
-    fig.suptitle(title)
+    # a title with every --rule is longer than the figure is wide: wrapped, never cut
+    fig.suptitle(textwrap.fill(title, 110, break_long_words=False, break_on_hyphens=False))
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
