@@ -50,10 +50,12 @@ class Budget:
     (``worlds * options`` roll-outs); ``draws`` role assignments tried per world before
     giving up on it; ``horizon`` Years played out (None: to the end).
 
-    A Corrupt seat gets more worlds: it knows the Corrupt team, so its worlds differ only
-    in who holds the Good roles and its roll-outs decide by smaller margins (4 worlds left
-    it on the heuristic's choice at almost every decision); there are 2-4 Corrupt seats
-    against 7-12 Good ones, so the extra worlds cost a game about what one Good seat does."""
+    A Corrupt seat gets more worlds: it knows the Corrupt team, so its options differ by
+    smaller margins, which 4 worlds could not tell apart (it took the heuristic's choice
+    in 95% of its decisions, and its team won 66% against heuristic Good; with 12, 71%:
+    docs/BOTS.md). There are 2-4 Corrupt seats against 7-12 Good ones: at 13 players the
+    three Corrupt seats' search costs a game about 4-6 CPU seconds, what two or three Good
+    seats' does."""
 
     worlds: int = 4
     corrupt_worlds: int = 12
