@@ -110,3 +110,14 @@ def test_the_text_briefing_is_built_from_the_view_alone() -> None:
         line = text.splitlines()[-1].strip()
         assert line.startswith('{"action": ')
     json.dumps(view)
+
+
+def test_the_text_briefing_shows_as_many_recent_events_as_asked() -> None:
+    """``timeline`` lines of the timeline, the latest last; 0 shows none (a language
+    model's prompt kept short)."""
+    game = Game(table(13), seed=4)
+    play(game, seat_agents(game, "heuristic", 4), random.Random(4), max_actions=40)
+    view = player_view(game, game.players[0])
+    shown = [line for line in render(view, timeline=3).splitlines() if line.startswith("  Year ")]
+    assert len(shown) == 3 and shown[-1].endswith(view["timeline"][-1]["text"])
+    assert "Recent events:" not in render(view, timeline=0)

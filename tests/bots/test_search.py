@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import random
 
-from korapsyon.bots import seat_agents
-from korapsyon.bots.agent import Agent, play
+import pytest
+
+from korapsyon.bots import search, seat_agents
+from korapsyon.bots.agent import Agent, Prompt, play
 from korapsyon.bots.heuristic import Board
 from korapsyon.bots.search import Budget, SearchAgent
+from korapsyon.bots.search.options import Reading, candidate_actions
 from korapsyon.bots.search.worlds import Inconsistent, Table, build_world
 from korapsyon.record import record_of, write_record
 from korapsyon.rules import Game, Role, Ruleset
+from korapsyon.rules.actions import Action, JailVote
 from korapsyon.rules.events import visible_to
+from korapsyon.rules.steps import Step
 from korapsyon.rules.views import player_view
 from korapsyon.selfplay import table
 from tests.hidden_variants import random_setup
@@ -20,7 +25,9 @@ from tests.hidden_variants import random_setup
 SMALL = Budget(worlds=2, corrupt_worlds=2, options=2)
 
 
-def _search_game(players: int, seed: int, searchers: str = "all") -> tuple[Game, list[SearchAgent]]:
+def _search_game(
+    players: int, seed: int, searchers: str = "all", budget: Budget = SMALL
+) -> tuple[Game, list[SearchAgent]]:
     game = Game(table(players), seed=seed, ruleset=Ruleset(max_years=3))
     agents: dict[str, Agent] = dict(seat_agents(game, "heuristic", seed))
     board = Board()
@@ -28,7 +35,7 @@ def _search_game(players: int, seed: int, searchers: str = "all") -> tuple[Game,
     for seat, name in enumerate(game.players):
         corrupt = game.roles[seat] is Role.CORRUPT_POLITICIAN
         if searchers == "all" or (searchers == "bad") == corrupt:
-            agent = SearchAgent(f"{seed}/{seat}", board, SMALL)
+            agent = SearchAgent(f"{seed}/{seat}", board, budget)
             agents[name] = agent
             searching.append(agent)
     play(game, agents, random.Random(seed))
@@ -108,11 +115,6 @@ def test_a_corrupt_seat_weighs_the_table_s_suspect_and_the_likeliest_good_politi
     them for a jail vote: its alternatives are the likeliest Good Politician (a step to the
     Good Purge, R-50) and the players the table suspects most (a vote that can carry,
     R-36) - never merely the first names in the alphabet."""
-    from korapsyon.bots.agent import Prompt
-    from korapsyon.bots.search.options import Reading, candidate_actions
-    from korapsyon.rules.actions import JailVote
-    from korapsyon.rules.steps import Step
-
     game = Game(table(9), seed=3)
     while game.step is not Step.JAIL_VOTE:  # every decision the timer's default (R-72)
         assert game.outcome is None
@@ -120,14 +122,14 @@ def test_a_corrupt_seat_weighs_the_table_s_suspect_and_the_likeliest_good_politi
         game.apply(game.default_action(game.players[seat] if seat >= 0 else "@host"))
     corrupt = next(s for s in game.to_act if game.roles[s] is Role.CORRUPT_POLITICIAN)
     me = game.players[corrupt]
-    others = [n for s, n in enumerate(game.players) if game.roles[s] is not Role.CORRUPT_POLITICIAN]
+    goods = [n for s, n in enumerate(game.players) if game.roles[s] is not Role.CORRUPT_POLITICIAN]
     targets = set(game.choices(me)[0].options["target"]) - {None}
-    suspected, second, politician = sorted(n for n in others if n in targets)[-3:]
+    suspected, second, politician = sorted(n for n in goods if n in targets)[-3:]
     table_suspicion = dict.fromkeys(game.players, 0.0) | {suspected: 3.0, second: 2.0}
     odds = dict.fromkeys(game.players, 0.1) | {politician: 0.9}
     reading = Reading(
         True,
-        {n: 0.0 if n not in others else 1.0 for n in game.players},
+        {n: 0.0 if n not in goods else 1.0 for n in game.players},
         table_suspicion,
         lambda: odds,
     )
@@ -135,3 +137,28 @@ def test_a_corrupt_seat_weighs_the_table_s_suspect_and_the_likeliest_good_politi
     proposal = JailVote(player=me, target=suspected)
     options = candidate_actions(prompt, proposal, reading, 3)
     assert [o.target for o in options if isinstance(o, JailVote)] == [suspected, politician, second]
+
+
+def test_a_corrupt_seat_reads_the_table_as_corrupt_and_searches_its_own_worlds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each seat ranks its options as its own team (a Corrupt seat as Corrupt) and draws
+    the worlds its side's budget gives: here 3 a decision in a Corrupt seat, 1 in a Good
+    one (a world that cannot be rebuilt is drawn again, so at most that many)."""
+    readings: dict[str, set[bool]] = {}
+
+    def watched(prompt: Prompt, proposal: Action, reading: Reading, limit: int) -> list[Action]:
+        readings.setdefault(prompt.player, set()).add(reading.corrupt)
+        return candidate_actions(prompt, proposal, reading, limit)
+
+    monkeypatch.setattr(search, "candidate_actions", watched)
+    game, agents = _search_game(9, 4, budget=Budget(worlds=1, corrupt_worlds=3, options=2))
+    corrupt = {game.players[s] for s, r in enumerate(game.roles) if r is Role.CORRUPT_POLITICIAN}
+    assert readings and all(seen == {name in corrupt} for name, seen in readings.items())
+    for agent in agents:
+        stats = agent.stats
+        assert stats.searched > 0
+        if agent.role is Role.CORRUPT_POLITICIAN:
+            assert stats.searched < stats.worlds <= 3 * stats.searched
+        else:
+            assert stats.worlds <= stats.searched

@@ -22,7 +22,9 @@ docs/BALANCE.md's figures depend on all of it together. Tables at the end of the
 which method does what: :data:`_BOARD_HANDLERS`, :data:`_PUBLIC_HANDLERS` and
 :data:`_PRIVATE_HANDLERS` (what each kind of event tells the board or the seat),
 :data:`_DECISIONS` (the step's action and the method that decides it) and :data:`_CLAIMS`
-(what each role says in the discussion).
+(what each role says in the discussion). The tables hold the functions themselves, so a
+subclass changes what the bot does by overriding :meth:`HeuristicAgent.act` (as the search
+bot and the tests' cheats do), not one of the methods the tables name.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ def render(view: dict[str, Any], *, timeline: int = 40) -> str:
     lines += _project(view["project"])
     if you is not None:
         lines += _private(you)
-    lines += _recent(view["timeline"][-timeline:])
+    lines += _recent(view["timeline"][-timeline:] if timeline > 0 else [])
     if you is not None:
         lines += _decision(you)
     return "\n".join(lines)

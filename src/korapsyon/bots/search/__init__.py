@@ -4,7 +4,8 @@ At a decision with a real choice, a :class:`SearchAgent`
 
 1. takes the heuristic bot's choice as its first option and adds the few alternatives its
    beliefs rank best for its team (:mod:`.options`);
-2. draws ``worlds`` role assignments from its :class:`~korapsyon.bots.beliefs.Beliefs`
+2. draws role assignments (``Budget.worlds`` of them in a Good seat, ``corrupt_worlds`` in
+   a Corrupt seat) from its :class:`~korapsyon.bots.beliefs.Beliefs`
    (what its view allows, weighted by the behaviour model) and rebuilds each as an engine
    game consistent with everything it saw (:mod:`.worlds`; the hidden choices of the other
    seats made up to agree with what was public, a world that cannot is drawn again);
@@ -46,8 +47,8 @@ __all__ = ["Budget", "SearchAgent", "SearchStats"]
 @dataclass(frozen=True)
 class Budget:
     """How much one decision may cost: ``worlds`` sampled worlds in a Good seat,
-    ``corrupt_worlds`` in a Corrupt seat, each playing out up to ``options`` options
-    (``worlds * options`` roll-outs); ``draws`` role assignments tried per world before
+    ``corrupt_worlds`` in a Corrupt seat, each playing out up to ``options`` options (as
+    many roll-outs as worlds times options); ``draws`` role assignments tried per world before
     giving up on it; ``horizon`` Years played out (None: to the end).
 
     A Corrupt seat gets more worlds: it knows the Corrupt team, so its options differ by

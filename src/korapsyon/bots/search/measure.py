@@ -90,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--corrupt-worlds", type=int, default=Budget.corrupt_worlds)
     parser.add_argument("--options", type=int, default=Budget.options)
     args = parser.parse_args(argv)
-    budget = Budget(args.worlds, args.corrupt_worlds, args.options)
+    budget = Budget(worlds=args.worlds, corrupt_worlds=args.corrupt_worlds, options=args.options)
     for key, value in measure(args.players, args.games, args.seed, args.side, budget).items():
         print(f"{key:>20}: {value:.1f}" if isinstance(value, float) else f"{key:>20}: {value}")
 

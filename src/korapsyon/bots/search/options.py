@@ -70,9 +70,10 @@ def candidate_actions(
             add(Elect(player=prompt.player, candidate=name))
     elif step in (Step.JAIL_VOTE, Step.JAIL_RUNOFF):
         targets = _ranked(choice, "target", reading, lowest=False)
-        if reading.corrupt and targets:  # the surest Good Politician: a step to the purge
+        goods = [n for n in targets if reading.foe[n] > 0]
+        if reading.corrupt and goods:  # the surest Good Politician: a step to the purge
             odds = reading.good_politician()
-            likeliest = max(targets, key=lambda n: (odds[n], n))
+            likeliest = max(goods, key=lambda n: (odds[n], n))
             add(JailVote(player=prompt.player, target=likeliest))
         for name in targets:
             add(JailVote(player=prompt.player, target=name))
