@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from korapsyon.cli import main
 from korapsyon.record import read_record, replay
 from korapsyon.rules import Role
+from korapsyon.sim import runner
 from korapsyon.sim.runner import GameResult, SimConfig, parse_composition, parse_rules, simulate
 from korapsyon.sim.stats import summarise, wilson
 
@@ -23,6 +24,26 @@ def test_a_run_is_the_same_on_one_worker_or_two() -> None:
     assert one == two
     assert len(one) == 60
     assert [r.players for r in one] == [9] * 30 + [13] * 30
+
+
+def test_one_worker_reports_each_chunk_before_it_plays_the_next(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On one worker (in this process) the progress bar moves chunk by chunk, an error
+    stops the run where it happens and Ctrl-C stops it at once: each chunk of games is
+    played only when the run reads it."""
+    played: list[int] = []
+    real = runner._play_chunk
+
+    def chunk(games: runner.Games) -> list[GameResult]:
+        played.append(games.start)
+        return real(games)
+
+    monkeypatch.setattr(runner, "_play_chunk", chunk)
+    seen: list[int] = []
+    config = SimConfig(players=(9,), games=2 * runner.CHUNK + 5, seed=1)
+    simulate(config, workers=1, progress=lambda games: seen.append(len(played)))
+    assert seen == [1, 2, 3]
 
 
 def test_another_seed_gives_other_games() -> None:

@@ -12,7 +12,7 @@ On a cluster the workers import :mod:`korapsyon` themselves: install the same ve
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any, ParamSpec, TypeVar
@@ -22,16 +22,27 @@ T = TypeVar("T")
 
 
 class InlineExecutor(Executor):
-    """Runs each task when it is submitted, in this process (one worker: no pool to start,
-    and a debugger or profiler sees the games)."""
+    """Runs tasks in this process (one worker: no pool to start, and a debugger or profiler
+    sees the games). :meth:`map` runs each task only when its result is read, so a caller
+    reading results one by one shows progress, meets an error at once and stops on Ctrl-C;
+    :meth:`submit` runs the task at once."""
 
     def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
         future: Future[T] = Future()
         try:
             future.set_result(fn(*args, **kwargs))
-        except BaseException as exc:
+        except Exception as exc:  # (KeyboardInterrupt and SystemExit go to the caller)
             future.set_exception(exc)
         return future
+
+    def map(
+        self,
+        fn: Callable[..., T],
+        *iterables: Iterable[Any],
+        timeout: float | None = None,
+        chunksize: int = 1,
+    ) -> Iterator[T]:
+        return map(fn, *iterables)
 
 
 @contextmanager

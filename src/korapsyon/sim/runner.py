@@ -146,13 +146,13 @@ def play_games(
     progress: Callable[[int], None] | None = None,
 ) -> list[list[GameResult]]:
     """The results of each batch, in index order, played in chunks on ``pool`` (see
-    :func:`.cluster.place`). Every chunk is submitted at once, so a pool stays busy across
-    batches; ``progress`` is called with the number of games of each chunk read back."""
+    :func:`.cluster.place`). A pool is given every chunk at once, so it stays busy across
+    batches (:class:`.cluster.InlineExecutor` plays each when it is read); ``progress`` is
+    called with the number of games of each chunk read back."""
     chunks = [(n, chunk) for n, batch in enumerate(batches) for chunk in batch.chunks()]
-    futures = [pool.submit(_play_chunk, chunk) for _, chunk in chunks]
+    played_chunks = pool.map(_play_chunk, [chunk for _, chunk in chunks])
     results: list[list[GameResult]] = [[] for _ in batches]
-    for (n, _), future in zip(chunks, futures, strict=True):
-        played = future.result()
+    for (n, _), played in zip(chunks, played_chunks, strict=True):
         results[n] += played
         if progress:
             progress(len(played))
