@@ -7,14 +7,16 @@ roles the end reveals to all; a player's view holds their private results, so it
 whoever may read the record (:meth:`~.hub.Hub.analysis`).
 
 It costs from a few hundredths of a second (a short game) to about a second (a long
-16-player game), so the lobby computes it in a thread, and each (room, view) once: a
-finished game never changes, and a table's phones and board all ask at the same moment.
+16-player game), so the lobby computes it in a thread, and each (game, view) once, even
+when asked again while it is being worked out: a finished game never changes, and a
+table's phones and board all ask at the same moment.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from concurrent.futures import Future
 
 import msgspec
 
@@ -63,11 +65,12 @@ class Analysis(msgspec.Struct):
 
 class Analyses:
     """The analyses worked out so far, the most recently asked kept (thread-safe: the
-    lobby asks from its threads)."""
+    lobby asks from its threads). A view asked again while it is being worked out waits
+    for that work rather than doing it again (a table's phones and board ask together)."""
 
     def __init__(self, kept: int = KEPT) -> None:
         self.kept = kept
-        self.done: OrderedDict[tuple[str, str | None], Analysis] = OrderedDict()
+        self.done: OrderedDict[tuple[str, int, int, str | None], Future[Analysis]] = OrderedDict()
         self.lock = threading.Lock()
 
     def of(self, code: str, record: Record, viewer: str | None) -> Analysis:
@@ -75,17 +78,30 @@ class Analyses:
         view (None: the public's). Raises Refusal for a name that is not a player's."""
         if viewer is not None and viewer not in record.players:
             raise Refusal("unknown_player", f"{viewer!r} is not a player of this game", 400)
-        key = (code, viewer)
+        key = (code, record.seed, len(record.actions), viewer)  # (a code may come back)
         with self.lock:
-            if key in self.done:
+            found = self.done.get(key)
+            if found is not None:
                 self.done.move_to_end(key)
-                return self.done[key]
-        game, refused = replay(record)
-        if refused is not None:  # (the store's records are the engine's: never seen)
-            raise Refusal("room_damaged", f"room {code}'s record is refused: {refused.reason}", 503)
-        found = msgspec.convert(analyse(game.players, game.roles, game.events, viewer), Analysis)
-        with self.lock:
-            self.done[key] = found
-            while len(self.done) > self.kept:
-                self.done.popitem(last=False)
-        return found
+                mine = False
+            else:
+                found = self.done[key] = Future()
+                mine = True
+                while len(self.done) > self.kept:
+                    self.done.popitem(last=False)
+        if mine:
+            try:
+                found.set_result(_analyse(code, record, viewer))
+            except BaseException as exc:
+                found.set_exception(exc)
+                with self.lock:  # (asked again, it is tried again)
+                    if self.done.get(key) is found:
+                        del self.done[key]
+        return found.result()
+
+
+def _analyse(code: str, record: Record, viewer: str | None) -> Analysis:
+    game, refused = replay(record)
+    if refused is not None:  # (the store's records are the engine's: never seen)
+        raise Refusal("room_damaged", f"room {code}'s record is refused: {refused.reason}", 503)
+    return msgspec.convert(analyse(game.players, game.roles, game.events, viewer), Analysis)
