@@ -161,4 +161,4 @@ def test_a_corrupt_seat_reads_the_table_as_corrupt_and_searches_its_own_worlds(
         if agent.role is Role.CORRUPT_POLITICIAN:
             assert stats.searched < stats.worlds <= 3 * stats.searched
         else:
-            assert stats.worlds <= stats.searched
+            assert 0 < stats.worlds <= stats.searched

@@ -18,7 +18,6 @@ export function h(tag, props = {}, ...children) {
   return el;
 }
 
-/** An SVG element (the chart, the QR code). */
 /**
  * `el` (if any), marked as a part the board's end screen may hide when even its smallest
  * type cannot fit it (`data-fit-optional`, board.js fitToScreen).
@@ -28,6 +27,7 @@ export function fitOptional(el) {
   return el;
 }
 
+/** An SVG element (the chart, the QR code). */
 export function svg(tag, attrs = {}, ...children) {
   const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
   setProps(el, attrs);
