@@ -13,7 +13,7 @@
  */
 
 import { fitOptional, h, svg } from './dom.js';
-import { tableToken } from './net.js';
+import { api, tableToken } from './net.js';
 import { roleTitle, t } from './i18n.js';
 import { roleBadge } from './roles.js';
 
@@ -54,17 +54,19 @@ function analysisBlock(room, view, as, draw) {
   return box;
 }
 
+/** The analysis of one view, asked of the server once a page; a failed request is
+ * forgotten, so the next drawing of the end screen asks again. */
 function fetchOnce(code, as, token) {
   const key = `${code}|${as ?? ''}`;
   if (!asked.has(key)) {
     const entry = { data: null, failed: false, promise: null };
     const query = as ? `?as=${encodeURIComponent(as)}` : '';
-    entry.promise = fetch(`/api/rooms/${encodeURIComponent(code)}/analysis${query}`, {
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-    })
-      .then((answer) => (answer.ok ? answer.json() : Promise.reject(new Error(answer.statusText))))
+    entry.promise = api('GET', `/api/rooms/${encodeURIComponent(code)}/analysis${query}`, undefined, token)
       .then((data) => { entry.data = data; })
-      .catch(() => { entry.failed = true; });
+      .catch(() => {
+        entry.failed = true;
+        asked.delete(key);
+      });
     asked.set(key, entry);
   }
   return asked.get(key);
