@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from korapsyon.cli import main
-from korapsyon.sim.ladder import ELO, LadderConfig, Played, Tally, fit, verdicts
+from korapsyon.sim.ladder import ELO, LadderConfig, Played, Tally, fit, run, verdicts
 
 KINDS = ("random", "heuristic", "search")
 HOME = 0.3
@@ -172,3 +172,14 @@ def test_a_results_file_that_is_not_ladder_games_is_refused(tmp_path: Path) -> N
 def test_the_config_rejects_what_the_command_would() -> None:
     with pytest.raises(ValueError, match="from 5 to 20"):
         LadderConfig(players=4)
+
+
+def test_a_resumed_ladder_counts_the_games_it_read_back_as_done(tmp_path: Path) -> None:
+    """The progress bar of a ladder resumed from its results file starts at the games
+    already there and ends at the whole ladder (it stopped short by those games)."""
+    saved = tmp_path / "games.jsonl"
+    config = LadderConfig(13, ("random", "heuristic"), 3, 5)
+    run(LadderConfig(13, ("random", "heuristic"), 2, 5), results=saved)
+    steps: list[int] = []
+    run(config, progress=steps.append, results=saved)
+    assert steps[0] == 4 * 2 and sum(steps) == 4 * 3

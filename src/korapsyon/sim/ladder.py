@@ -131,7 +131,8 @@ def run(
     results: Path | None = None,
 ) -> dict[tuple[str, str], list[Played]]:
     """Every pairing's games, by index: read from ``results`` where it has them, the others
-    played (on ``workers`` processes) and appended to it as each finishes."""
+    played (on ``workers`` processes) and appended to it as each finishes. ``progress`` is
+    called first with the number of games read back, then with each batch played."""
     known: dict[tuple[str, str, int], Played] = {}
     for game in read_results(results) if results is not None else []:
         if game.players == config.players and game.seed == config.seed:
@@ -141,6 +142,9 @@ def run(
         missing = [i for i in range(config.games_of(good, bad)) if (good, bad, i) not in known]
         step = 1 if "search" in (good, bad) else 25  # a search game is 3-30 s: save each
         tasks += [(good, bad, missing[i : i + step]) for i in range(0, len(missing), step)]
+    if progress:  # the games read back count as done
+        wanted = sum(config.games_of(good, bad) for good, bad in config.pairings())
+        progress(wanted - sum(len(indices) for _, _, indices in tasks))
     sink = results.open("a", encoding="utf-8") if results is not None else None
 
     def done(games: list[Played]) -> None:
