@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from .options import seed_option, workers_option
 from .terminal import say
 
 
@@ -51,13 +52,8 @@ def _games_for(pairs: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     metavar="GOOD:BAD=N",
     help="Games for one pairing instead, e.g. heuristic:heuristic=2000 (repeatable).",
 )
-@click.option("--seed", default=0, show_default=True, type=int)
-@click.option(
-    "--workers",
-    default=None,
-    type=click.IntRange(1),
-    help="Worker processes (default: every core).",
-)
+@seed_option
+@workers_option
 @click.option(
     "--results",
     type=click.Path(dir_okay=False, path_type=Path),

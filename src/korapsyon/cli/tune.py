@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from .simulate import (
+from .options import (
     cluster_option,
     make_folder,
     player_counts,
