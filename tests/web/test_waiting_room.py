@@ -10,6 +10,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from korapsyon.bots.kinds import AGENT_KINDS
 from korapsyon.rules.roles import Role
 from tests.server.live import Live
 from tests.web.harness import (
@@ -48,13 +49,16 @@ def _count(tab: Tab, role: Role) -> Any:
 
 
 def test_R02_R03_the_hosts_setup_reaches_the_room(live: Live, tabs: Tabs) -> None:
-    """The host adds bots, removes a seat, picks a rule variant (R-25 forced vote), sets
-    the discussion timer (R-35), and deals a custom setup (R-03) with a third Corrupt;
-    a setup with one Good Politician is refused (R-03) and the inputs keep the room's
-    setup; the game starts with exactly the custom roles."""
+    """The host adds bots (the menu offers every kind the server seats), removes a seat,
+    picks a rule variant (R-25 forced vote), sets the discussion timer (R-35), and deals a
+    custom setup (R-03) with a third Corrupt; a setup with one Good Politician is refused
+    (R-03) and the inputs keep the room's setup; the game starts with exactly the custom
+    roles."""
     host = tabs.open("Ana")
     code = create_room(host, "Ana")
     seats = host.el("seat-list").locator(tid("seat-item"))
+    offered = host.el("bot-kind").locator("option").evaluate_all("(os) => os.map((o) => o.value)")
+    assert sorted(offered) == sorted(AGENT_KINDS)  # every kind the server seats, no other
     for count in range(2, 11):
         host.el("add-bot").click()
         expect(seats).to_have_count(count)

@@ -1,7 +1,12 @@
 """The names of the kinds of bot (kept apart so the command line can list them cheaply)."""
 
-AGENT_KINDS = ("heuristic", "random", "search")
-"""The kinds of agent one seat may hold."""
+from typing import Literal, get_args
+
+AgentKind = Literal["heuristic", "random", "search"]
+"""The kinds of agent one seat may hold: in a run, and at a server's table
+(``POST /api/rooms/{code}/bots``)."""
+
+AGENT_KINDS: tuple[AgentKind, ...] = get_args(AgentKind)
 
 BOT_KINDS = (
     "heuristic",

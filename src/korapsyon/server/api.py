@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from ..bots.kinds import AgentKind
 from ..record import Record
 from .analysis import Analysis
 from .settings import RoomSettings
@@ -35,7 +36,7 @@ class Join(msgspec.Struct, forbid_unknown_fields=True):
 class AddBot(msgspec.Struct, forbid_unknown_fields=True):
     """Host: add a bot seat."""
 
-    kind: Literal["heuristic", "random", "search"] = "heuristic"
+    kind: AgentKind = "heuristic"
     name: str | None = None
 
 
