@@ -234,6 +234,17 @@ def test_the_steal_amount_counts_the_free_corrupt() -> None:
     assert model.steal_table(0, 3).all()  # nothing stolen: anything goes
 
 
+def test_a_committee_named_when_fewer_players_are_active_than_there_are_corrupt() -> None:
+    """Late in a game with many jailed (R-41), fewer players may be active than the
+    Corrupt count: those counts are impossible and get no weight (they raised a
+    ValueError and stopped a search bot mid-game), the rest are read as before."""
+    model = BehaviourModel()
+    table_ = model.committee_table(active=2, size=2, corrupt=3)
+    assert not table_[:, :, 3].any()
+    assert table_[0, 2, 2] > 0 and table_[1, 2, 2] > 0  # both active and Corrupt
+    assert np.array_equal(table_[:, :, :3], model.committee_table(2, 2, 2))
+
+
 def test_calibration_runs_and_beats_the_base_rate() -> None:
     result = calibrate(6, players=11, seed=9)
     brier = result.brier()

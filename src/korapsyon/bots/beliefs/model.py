@@ -142,7 +142,7 @@ class BehaviourModel:
         """P(this committee | President Corrupt?, c Corrupt on it, k active Corrupt):
         an array indexed [president_bad][c][k] (c = 0..size, k = 0..corrupt)."""
         table = np.zeros((2, size + 1, corrupt + 1))
-        for k in range(corrupt + 1):
+        for k in range(min(corrupt, active) + 1):  # (more Corrupt than active: impossible)
             counts = [comb(k, c) * comb(active - k, size - c) for c in range(size + 1)]
             tilt = [self.pick_good_tilt**c for c in range(size + 1)]
             good_total = sum(n * t for n, t in zip(counts, tilt, strict=True))
