@@ -6,10 +6,12 @@
  * The board draws every player's line over the Years from what the whole table could know
  * (the Corrupt's lines in their colour: did the table find them, and when?) with the most
  * decisive moments; a phone opens, in a fold, its own view's version: each player's line as
- * this seat saw it, most suspected first, and every decisive moment. The public view's is
- * anyone's (a TV's board holds no token); a player's own view, like the record, is asked
- * for with this page's token of the room. It is fetched once per page and view; a redraw
- * meanwhile shows "working it out" and is filled in when it comes.
+ * this seat saw it, most suspected first, and every decisive moment (asked for when the
+ * fold is first opened, so a table of phones does not set the server to work at the end
+ * for folds nobody opens). The public view's is anyone's (a TV's board holds no token); a
+ * player's own view, like the record, is asked for with this page's token of the room. It
+ * is fetched once per page and view; a redraw meanwhile shows "working it out" and is
+ * filled in when it comes.
  */
 
 import { fitOptional, h, svg } from './dom.js';
@@ -28,10 +30,15 @@ export function tableAnalysis(room, view) {
   ]);
 }
 
-/** The phone's fold body: this seat's view (a spectator's or the host's: the public's). */
+/**
+ * The phone's fold body, drawn (and asked of the server) only when the player opens the
+ * fold: this seat's view (a spectator's or the host's: the public's). Null when this page
+ * may not ask for it.
+ */
 export function myAnalysis(room, view) {
   const me = view.you?.name ?? null;
-  return analysisBlock(room, view, me, (data) => [
+  if (!mayAsk(room, me)) return null;
+  return () => analysisBlock(room, view, me, (data) => [
     h('p', { class: 'hint', text: t(me ? 'analysis.caption.mine' : 'analysis.caption.public') }),
     playerRows(view, data),
     data.moments.length ? h('h3', { class: 'analysis-moments-title', text: t('analysis.moments') }) : null,
@@ -39,9 +46,12 @@ export function myAnalysis(room, view) {
   ]);
 }
 
+/** A player's own view is the table's, like the record: asked with this page's token. */
+const mayAsk = (room, as) => !as || Boolean(tableToken(room.code)) || Boolean(room.lobby?.settings?.public_record);
+
 function analysisBlock(room, view, as, draw) {
+  if (!mayAsk(room, as)) return null;
   const token = tableToken(room.code);
-  if (as && !token && !room.lobby?.settings?.public_record) return null; // (a player's view is the table's)
   const box = h('div', { testid: 'analysis', class: 'analysis', data: { view: as ?? 'public' } });
   const entry = fetchOnce(room.code, as, token);
   const fill = () => {

@@ -75,21 +75,42 @@ function boardBody(room, view, roles, years) {
 
 const opened = new Set(); // the phone's folds the player opened: redraws keep them open
 
-/** A closed fold of the phone's end screen (`end-fold` with `data-fold`). */
+/**
+ * A closed fold of the phone's end screen (`end-fold` with `data-fold`). A ``body`` that
+ * is a function is drawn when the fold is first open (its work is not done for a fold
+ * nobody opens).
+ */
 function fold(name, body) {
   if (!body) return null;
-  return h(
+  const later = typeof body === 'function' ? body : null;
+  const drawBody = () => {
+    if (later && !details.dataset.drawn) {
+      details.dataset.drawn = 'yes';
+      const drawn = later();
+      if (drawn) details.append(drawn);
+    }
+  };
+  const details = h(
     'details',
     {
       testid: 'end-fold',
       class: 'end-fold',
       data: { fold: name },
       open: opened.has(name),
-      ontoggle: (event) => (event.target.open ? opened.add(name) : opened.delete(name)),
+      ontoggle: (event) => {
+        if (event.target.open) {
+          opened.add(name);
+          drawBody();
+        } else {
+          opened.delete(name);
+        }
+      },
     },
     h('summary', { text: t(`end.fold.${name}`) }),
-    body,
+    later ? null : body,
   );
+  if (opened.has(name)) drawBody();
+  return details;
 }
 
 /**
