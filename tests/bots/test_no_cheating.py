@@ -89,12 +89,12 @@ class _PeekingSearch(SearchAgent):
         super().__init__(f"bot/{name}", budget=Budget(worlds=2, corrupt_worlds=2, options=2))
         self.true_roles: dict[str, Role] = {}
 
-    def _worlds(self, rng: random.Random) -> list[Game]:
+    def _worlds(self) -> list[Game]:
         beliefs, ruleset = self.beliefs, self.ruleset
         assert beliefs is not None and beliefs.seat is not None and ruleset is not None
         table = Table(beliefs.seat, beliefs.players, ruleset, tuple(self.events))
         roles = [self.true_roles[name] for name in beliefs.players]
-        return [build_world(table, roles, rng) for _ in range(self.budget.worlds)]
+        return [build_world(table, roles, self.rng) for _ in range(self.budget.worlds)]
 
 
 def _harness_catches(make: Callable[[str], _PeekingAgent | _PeekingSearch], pairs: int) -> bool:

@@ -16,7 +16,7 @@ from korapsyon.bots.search.worlds import Inconsistent, Table, build_world
 from korapsyon.record import record_of, write_record
 from korapsyon.rules import Game, Role, Ruleset
 from korapsyon.rules.actions import Action, JailVote
-from korapsyon.rules.events import ActionTaken, StepStarted, visible_to
+from korapsyon.rules.events import visible_to
 from korapsyon.rules.steps import Step
 from korapsyon.rules.views import player_view
 from korapsyon.selfplay import table
@@ -162,24 +162,3 @@ def test_a_corrupt_seat_reads_the_table_as_corrupt_and_searches_its_own_worlds(
             assert stats.searched < stats.worlds <= 3 * stats.searched
         else:
             assert 0 < stats.worlds <= stats.searched
-
-
-def test_the_corrupt_team_searches_one_plan_for_its_jail_vote() -> None:
-    """In a jail vote (R-36) each Corrupt seat compares "the team votes X" for every X,
-    over worlds drawn from what the team shares, so the team votes as one bloc instead of
-    splitting its votes (R-39's majority is what a bloc can reach)."""
-    game, _ = _search_game(13, 2, "bad", Budget(worlds=1, corrupt_worlds=3, options=3))
-    corrupt = {s for s, r in enumerate(game.roles) if r is Role.CORRUPT_POLITICIAN}
-    votes: dict[int, set[str | None]] = {}  # ballot (a jail vote or runoff) -> targets
-    ballot = 0
-    for event in game.events:
-        if isinstance(event, StepStarted):
-            ballot += 1
-        elif (
-            isinstance(event, ActionTaken)
-            and isinstance(event.action, JailVote)
-            and game.players.index(event.action.player) in corrupt
-        ):
-            votes.setdefault(ballot, set()).add(event.action.target)
-    assert len(votes) >= 3, votes
-    assert all(len(targets) == 1 for targets in votes.values()), votes

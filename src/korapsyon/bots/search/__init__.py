@@ -14,11 +14,6 @@ At a decision with a real choice, a :class:`SearchAgent`
    every option of one world (common random numbers), and keeps the option whose team
    won most often; a tie keeps the heuristic's choice.
 
-In a jail vote a Corrupt seat plans for its team: each option is "the team votes X" (its
-teammates' votes set to X in the roll-out), and the worlds come from a generator seeded by
-what the team shares (its names, the Year, the step, the public events seen), so
-teammates searching the same ballot agree and their votes hold as a bloc (R-36).
-
 Talk (the discussion's claims), decisions with one legal option and a Corrupt night that
 a teammate has already chosen (the team follows its first chooser, as the heuristic does)
 are the heuristic's. It reads only what its seat observes and, once, the ruleset from its
@@ -32,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ...record import record_of, replay
-from ...rules.actions import Action, Corrupt, JailVote
+from ...rules.actions import Action, Corrupt
 from ...rules.errors import KorapsyonError
 from ...rules.events import CORRUPT, ActionTaken, BaseEvent, RoleDealt
 from ...rules.game import Game
@@ -146,23 +141,14 @@ class SearchAgent:
             return proposal
         if self.ruleset is None:
             self.ruleset = Ruleset.from_wire(prompt.view()["ruleset"])
-        mates: tuple[str, ...] = ()
-        rng = self.rng
-        if not good and prompt.step in (Step.JAIL_VOTE, Step.JAIL_RUNOFF):
-            # one plan for the team: every option is "the team votes X", and every
-            # teammate searches the same worlds (a generator seeded by what they share)
-            team = sorted([*self.inner.mem.team, self.inner.mem.seat])
-            names = [board.names[s] for s in team]
-            mates = tuple(n for n in names if n != prompt.player)
-            rng = random.Random(f"{'/'.join(names)}/{prompt.year}/{prompt.step.value}/{board.seen}")
-        worlds = self._worlds(rng)
+        worlds = self._worlds()
         if not worlds:
             return proposal
         scores = [0.0] * len(options)
         for world in worlds:
-            seed = rng.getrandbits(62)
+            seed = self.rng.getrandbits(62)
             for i, option in enumerate(options):
-                scores[i] += self._rollout(world, option, seed, good, mates)
+                scores[i] += self._rollout(world, option, seed, good)
         best = max(range(len(options)), key=lambda i: (scores[i], -i))
         stats = self.stats
         stats.searched += 1
@@ -172,7 +158,7 @@ class SearchAgent:
         return options[best]
 
     # ------------------------------------------------------------------ worlds
-    def _worlds(self, rng: random.Random) -> list[Game]:
+    def _worlds(self) -> list[Game]:
         beliefs, ruleset = self.beliefs, self.ruleset
         assert beliefs is not None and beliefs.seat is not None and ruleset is not None
         table = Table(beliefs.seat, beliefs.players, ruleset, tuple(self.events))
@@ -182,7 +168,7 @@ class SearchAgent:
         for _ in range(budget.corrupt_worlds if corrupt else budget.worlds):
             for _ in range(budget.draws):
                 try:
-                    worlds.append(build_world(table, beliefs.sample(rng), rng))
+                    worlds.append(build_world(table, beliefs.sample(self.rng), self.rng))
                 except Inconsistent:
                     self.stats.rejected += 1
                     continue
@@ -190,23 +176,14 @@ class SearchAgent:
                 break
         return worlds
 
-    def _rollout(
-        self, world: Game, option: Action, seed: int, good: bool, mates: Sequence[str] = ()
-    ) -> float:
-        """Play ``option`` in a copy of ``world`` (and the same vote for ``mates``) and on
-        with heuristic bots: 1 if the seat's team wins, 0.5 a draw, 0 a loss."""
+    def _rollout(self, world: Game, option: Action, seed: int, good: bool) -> float:
+        """Play ``option`` in a copy of ``world`` and on with heuristic bots: 1 if the
+        seat's team wins, 0.5 a draw, 0 a loss."""
         game, _ = replay(record_of(world))  # (a copy: the world serves every option)
-        step = game.step
         try:
             game.apply(option)
         except KorapsyonError:
             return 0.0
-        for mate in mates:
-            if isinstance(option, JailVote) and game.step is step:
-                try:
-                    game.apply(JailVote(player=mate, target=option.target))
-                except KorapsyonError:
-                    continue  # (not voting in this world: jailed, or the step resolved)
         board = Board()
         agents = {name: HeuristicAgent(f"{seed}/{s}", board) for s, name in enumerate(game.players)}
         budget = None
