@@ -70,3 +70,37 @@ def test_an_unknown_bot_kind_is_refused_and_changes_nothing() -> None:
         assert refused.status_code == 400
         assert "oracle" in refused.json()["error"]["message"]
         assert http.get(f"/api/rooms/{created['code']}").json()["seats"] == []
+
+
+def test_a_bot_seat_that_fails_to_decide_is_logged_and_asked_again(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bot's own error (a bug in its beliefs, say) is written to the server's log with
+    its room and seat, and the bot is asked again: the game goes on to its end."""
+    act = SearchAgent.act
+    failed: list[str] = []
+
+    def flaky(self: SearchAgent, prompt: Any) -> Action | None:
+        if not failed:
+            failed.append(prompt.player)
+            raise ValueError("n must be a non-negative integer")
+        return act(self, prompt)
+
+    monkeypatch.setattr(SearchAgent, "act", flaky)
+    with in_process() as live, live.http() as http:
+        created = http.post("/api/rooms", json={"settings": SLOW}).json()
+        code, host = created["code"], created["host_token"]
+        auth = {"authorization": f"Bearer {host}"}
+        for kind in ["search"] + ["heuristic"] * 8:
+            added = http.post(f"/api/rooms/{code}/bots", json={"kind": kind}, headers=auth)
+            assert added.status_code == 201, added.text
+        assert http.post(f"/api/rooms/{code}/start", headers=auth).status_code == 200
+        deadline = time.monotonic() + 10 * HANG_SECONDS
+        while live.hub.rooms[code].status != "finished":
+            assert time.monotonic() < deadline, "the game did not end"
+            time.sleep(0.05)
+    assert failed
+    logged = [r for r in caplog.records if "could not decide" in r.getMessage()]
+    assert len(logged) == 1
+    assert code in logged[0].getMessage() and repr(failed[0]) in logged[0].getMessage()
+    assert logged[0].exc_info is not None and "non-negative" in str(logged[0].exc_info[1])

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import logging
 import random
 import weakref
 from collections.abc import Coroutine
@@ -29,6 +30,7 @@ from typing import Any, Protocol
 from ..bots import Board, make_agent
 from ..bots.agent import Agent, Prompt, prompt_for
 from ..rules.actions import Action
+from ..rules.errors import IllegalActionError
 from ..rules.events import visible_to
 from ..rules.game import Game
 from ..rules.roles import Role
@@ -36,6 +38,8 @@ from ..rules.steps import Step
 from ..store.base import StoreError
 from .errors import Refusal
 from .port import RoomPort, Seat
+
+log = logging.getLogger("korapsyon.server")
 
 AUTO_BOT = "heuristic"  # the kind of bot that stands in by itself
 THINKING = frozenset({"search"})  # the kinds that think in a thread, off the event loop
@@ -167,8 +171,10 @@ class BotSeats:
                     action = bot.agent.act(prompt)
                 if action is not None:
                     await play.act(action)
-            except Exception:
-                pass
+            except (IllegalActionError, StoreError, ReferenceError):
+                pass  # (the step moved on meanwhile; the session logged the store; room gone)
+            except Exception:  # a bot's own failure: asked again at the next change
+                log.exception("room %s: the bot in seat %r could not decide", play.room.code, name)
             finally:
                 bot.busy = False
                 play.changed()
