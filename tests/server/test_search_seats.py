@@ -23,6 +23,23 @@ SLOW = {
 }  # (a table of bots has nobody to end its discussions; every other step waits for them)
 
 
+def _bot_room_to_the_end(live: Any, http: Any, kinds: list[str]) -> tuple[str, list[Any]]:
+    """A room of these bot kinds, started and played to its end: (code, its seats)."""
+    created = http.post("/api/rooms", json={"settings": SLOW}).json()
+    code, host = created["code"], created["host_token"]
+    auth = {"authorization": f"Bearer {host}"}
+    for kind in kinds:
+        added = http.post(f"/api/rooms/{code}/bots", json={"kind": kind}, headers=auth)
+        assert added.status_code == 201, added.text
+    seats: list[Any] = http.get(f"/api/rooms/{code}").json()["seats"]
+    assert http.post(f"/api/rooms/{code}/start", headers=auth).status_code == 200
+    deadline = time.monotonic() + 10 * HANG_SECONDS
+    while live.hub.rooms[code].status != "finished":
+        assert time.monotonic() < deadline, "the game did not end"
+        time.sleep(0.05)
+    return code, seats
+
+
 def test_search_bot_seats_play_a_whole_game_thinking_off_the_event_loop(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -39,19 +56,8 @@ def test_search_bot_seats_play_a_whole_game_thinking_off_the_event_loop(
 
     monkeypatch.setattr(SearchAgent, "act", watched)
     with in_process() as live, live.http() as http:
-        created = http.post("/api/rooms", json={"settings": SLOW}).json()
-        code, host = created["code"], created["host_token"]
-        auth = {"authorization": f"Bearer {host}"}
-        for kind in ["search"] * 2 + ["heuristic"] * 7:
-            added = http.post(f"/api/rooms/{code}/bots", json={"kind": kind}, headers=auth)
-            assert added.status_code == 201, added.text
-        seats = http.get(f"/api/rooms/{code}").json()["seats"]
+        code, seats = _bot_room_to_the_end(live, http, ["search"] * 2 + ["heuristic"] * 7)
         assert [s["bot"] for s in seats].count("search") == 2
-        assert http.post(f"/api/rooms/{code}/start", headers=auth).status_code == 200
-        deadline = time.monotonic() + 10 * HANG_SECONDS
-        while live.hub.rooms[code].status != "finished":
-            assert time.monotonic() < deadline, "the game did not end"
-            time.sleep(0.05)
         game = live.game(code)
         assert game.outcome is not None
         searchers = {s["name"] for s in seats if s["bot"] == "search"}
@@ -88,17 +94,7 @@ def test_a_bot_seat_that_fails_to_decide_is_logged_and_asked_again(
 
     monkeypatch.setattr(SearchAgent, "act", flaky)
     with in_process() as live, live.http() as http:
-        created = http.post("/api/rooms", json={"settings": SLOW}).json()
-        code, host = created["code"], created["host_token"]
-        auth = {"authorization": f"Bearer {host}"}
-        for kind in ["search"] + ["heuristic"] * 8:
-            added = http.post(f"/api/rooms/{code}/bots", json={"kind": kind}, headers=auth)
-            assert added.status_code == 201, added.text
-        assert http.post(f"/api/rooms/{code}/start", headers=auth).status_code == 200
-        deadline = time.monotonic() + 10 * HANG_SECONDS
-        while live.hub.rooms[code].status != "finished":
-            assert time.monotonic() < deadline, "the game did not end"
-            time.sleep(0.05)
+        code, _ = _bot_room_to_the_end(live, http, ["search"] + ["heuristic"] * 8)
     assert failed
     logged = [r for r in caplog.records if "could not decide" in r.getMessage()]
     assert len(logged) == 1
