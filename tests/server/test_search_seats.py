@@ -78,11 +78,12 @@ def test_an_unknown_bot_kind_is_refused_and_changes_nothing() -> None:
         assert http.get(f"/api/rooms/{created['code']}").json()["seats"] == []
 
 
-def test_a_bot_seat_that_fails_to_decide_is_logged_and_asked_again(
+def test_a_bot_seat_that_fails_to_decide_is_logged_and_its_seat_gets_the_default(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A bot's own error (a bug in its beliefs, say) is written to the server's log with
-    its room and seat, and the bot is asked again: the game goes on to its end."""
+    its room and seat, and the decision it owed gets the timer's default at once (R-72):
+    the game goes on to its end though every step here waits an hour for its timer."""
     act = SearchAgent.act
     failed: list[str] = []
 
@@ -95,7 +96,10 @@ def test_a_bot_seat_that_fails_to_decide_is_logged_and_asked_again(
     monkeypatch.setattr(SearchAgent, "act", flaky)
     with in_process() as live, live.http() as http:
         code, _ = _bot_room_to_the_end(live, http, ["search"] + ["heuristic"] * 8)
+        game = live.game(code)
     assert failed
+    seats_auto = [a.player for a in game.actions if a.auto and a.player != "@host"]
+    assert seats_auto == failed  # that decision, no other (the host's: discussions' ends)
     logged = [r for r in caplog.records if "could not decide" in r.getMessage()]
     assert len(logged) == 1
     assert code in logged[0].getMessage() and repr(failed[0]) in logged[0].getMessage()

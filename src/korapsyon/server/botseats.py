@@ -73,6 +73,7 @@ class Bot:
     thinking: bool = False  # it is deciding in its thread now: its events wait
     talked: int = -1  # the discussion (step serial) it last talked in
     stand_in: bool = False  # it plays a person's seat while they are away: it never talks
+    failed: int = -1  # the step (serial) it last failed to decide in (logged once a step)
 
 
 class BotSeats:
@@ -155,31 +156,58 @@ class BotSeats:
 
         async def run() -> None:
             try:
-                game = play.game
-                if game.is_over or play.step_serial != serial or self.bots.get(name) is not bot:
-                    return  # (a stand-in whose player came back meanwhile: nothing)
-                if not optional and bot.seat not in game.waiting_for:
-                    return
-                prompt = prompt_for(game, name, optional=optional)
-                if bot.stand_in:
-                    prompt.claims = []  # no claim in its player's name
-                if bot.thinks:
-                    action = await self._think(bot, prompt)
-                    if play.step_serial != serial or self.bots.get(name) is not bot:
-                        return  # (the step moved on while it thought)
-                else:
-                    action = bot.agent.act(prompt)
+                action = await self._decide(bot, name, serial, optional=optional)
                 if action is not None:
                     await play.act(action)
-            except (IllegalActionError, StoreError, ReferenceError):
-                pass  # (the step moved on meanwhile; the session logged the store; room gone)
-            except Exception:  # a bot's own failure: asked again at the next change
-                log.exception("room %s: the bot in seat %r could not decide", play.room.code, name)
+            except ReferenceError:
+                return  # (the room was closed meanwhile)
+            except StoreError:
+                pass  # (the store has told the log; the next change asks the bot again)
+            except IllegalActionError:
+                # a thinking bot's step can change under it within the serial (R-35: a
+                # Witness someone else invoked); on the loop nothing moves between the
+                # prompt and the act, so a refusal there is the bot's own bug
+                if not bot.thinks:
+                    await self._failed(bot, name, serial, optional=optional)
+            except Exception:
+                await self._failed(bot, name, serial, optional=optional)
             finally:
                 bot.busy = False
-                play.changed()
+                with contextlib.suppress(ReferenceError):
+                    play.changed()
 
         play.loop.call_later(delay, lambda: play.spawn(run()))
+
+    async def _decide(self, bot: Bot, name: str, serial: int, *, optional: bool) -> Action | None:
+        """What ``bot`` does now, if it still has something to do in step ``serial``."""
+        play = self.play
+        game = play.game
+        if game.is_over or play.step_serial != serial or self.bots.get(name) is not bot:
+            return None  # (a stand-in whose player came back meanwhile: nothing)
+        if not optional and bot.seat not in game.waiting_for:
+            return None
+        prompt = prompt_for(game, name, optional=optional)
+        if bot.stand_in:
+            prompt.claims = []  # no claim in its player's name
+        if not bot.thinks:
+            return bot.agent.act(prompt)
+        action = await self._think(bot, prompt)
+        if play.step_serial != serial or self.bots.get(name) is not bot:
+            return None  # (the step moved on while it thought)
+        return action
+
+    async def _failed(self, bot: Bot, name: str, serial: int, *, optional: bool) -> None:
+        """A bot's own failure to decide: written to the log (once a step), and a decision
+        it owed gets the timer's default at once (R-72), so a broken bot never holds up a
+        room, even one without timers."""
+        play = self.play
+        if bot.failed != serial:
+            bot.failed = serial
+            log.exception("room %s: the bot in seat %r could not decide", play.room.code, name)
+        if optional or play.step_serial != serial or bot.seat not in play.game.waiting_for:
+            return
+        with contextlib.suppress(IllegalActionError, StoreError):
+            await play.act(play.game.default_action(name))
 
     @staticmethod
     async def _think(bot: Bot, prompt: Prompt) -> Action | None:
