@@ -13,6 +13,7 @@ from korapsyon.rules.roles import Role
 from tests.server.live import Live, add_bots, start
 from tests.web.harness import (
     FAST,
+    Tab,
     Tabs,
     api_room,
     api_seat,
@@ -31,6 +32,15 @@ from tests.web.harness import (
     wait_after_confirm,
     wait_for_game,
 )
+
+
+def _asked_analysis(tab: Tab) -> int:
+    """How many times the page asked the server for an analysis (its resource timings)."""
+    asked: int = tab.page.evaluate(
+        "performance.getEntriesByType('resource')"
+        ".filter((e) => new URL(e.name).pathname.endsWith('/analysis')).length"
+    )
+    return asked
 
 
 def test_R01_R50_a_13_seat_game_from_the_lobby_to_the_end_screen(live: Live, tabs: Tabs) -> None:
@@ -131,8 +141,10 @@ def test_R01_R50_a_13_seat_game_from_the_lobby_to_the_end_screen(live: Live, tab
         analysis = end.locator(tid("analysis"))
         if tab is not board:
             expect(analysis).to_have_count(0)
+            assert _asked_analysis(tab) == 0
             end.locator(f'{tid("end-fold")}[data-fold="analysis"] summary').click()
         expect(analysis).to_have_attribute("data-state", "done")
+        assert _asked_analysis(tab) == 1
         if tab is board:
             expect(analysis).to_have_attribute("data-view", "public")
             lines = analysis.locator(".analysis-line")

@@ -146,6 +146,15 @@ MEASURE = """() => {
       status: box(q('ballot-status')),
     },
     confirm_reachable: c.top >= 0 && c.bottom <= innerHeight && confirm.contains(hit),
+    // the first screen shows the prompt and the first row of names above the Confirm bar,
+    // and Confirm keeps one line
+    first_row_shown: options[0].getBoundingClientRect().bottom
+      <= confirm.closest('.confirm-bar').getBoundingClientRect().top,
+    confirm_lines: (() => {
+      const range = document.createRange();
+      range.selectNodeContents(confirm);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.bottom))).size;
+    })(),
     cut: options.map((o) => o.querySelector('.option-label'))
       .filter((l) => l.scrollHeight > l.clientHeight + 1 || l.scrollWidth > l.clientWidth + 1)
       .map((l) => l.textContent),
@@ -159,8 +168,9 @@ def test_R70_sixteen_long_names_on_360x640_phones_fit_alike_for_every_role(
     """Sixteen seats with names up to 24 characters (R-02 at 16 deals every role), one
     360x640 phone in Filipino for a seat of each role, in Year 1's Hidden Phase: every
     phone's night screen has the same structure, the same boxes and the same page height
-    (R-70), every name and plan letter fits its button whole, and Confirm is on screen
-    without scrolling, under no other element. A short tap on the role card says "hold
+    (R-70), every name and plan letter fits its button whole, the first row of names shows
+    above Confirm, which is on screen without scrolling, on one line, under no other
+    element. A short tap on the role card says "hold
     longer", alike on every phone."""
     code, host_token = api_room(live)
     tokens = {name: api_seat(live, code, name) for name in LONG_NAMES}
@@ -181,6 +191,9 @@ def test_R70_sixteen_long_names_on_360x640_phones_fit_alike_for_every_role(
         phone.page.evaluate("window.scrollTo(0, 0)")
         found = phone.page.evaluate(MEASURE)
         assert found["confirm_reachable"], f"{role.value}: Confirm is not on screen"
+        assert found["first_row_shown"], f"{role.value}: the first names are under Confirm"
+        lines = found["confirm_lines"]
+        assert lines == 1, f"{role.value}: Confirm is on {lines} lines"
         assert found["cut"] == [], f"{role.value}: names or letters cut: {found['cut']}"
         assert found["width"] <= 360, f"{role.value}: the page is wider than the phone"
         measured[phone.label] = {"height": found["height"], "boxes": found["boxes"]}

@@ -1,4 +1,4 @@
-"""The names of the kinds of bot (kept apart so the command line can list them cheaply)."""
+"""The names of the kinds of bot: what a run (``--bots``) and a room's seat may ask for."""
 
 from typing import Literal, get_args
 

@@ -8,8 +8,8 @@ whoever may read the record (:meth:`~.hub.Hub.analysis`).
 
 It costs from a few hundredths of a second (a short game) to about a second (a long
 16-player game), so the lobby computes it in a thread, and each (game, view) once, even
-when asked again while it is being worked out: a finished game never changes, and a
-table's phones and board all ask at the same moment.
+when asked again while it is being worked out: a finished game never changes, and the
+boards of a room (and phones whose players open their fold at once) may ask together.
 """
 
 from __future__ import annotations
@@ -66,7 +66,8 @@ class Analysis(msgspec.Struct):
 class Analyses:
     """The analyses worked out so far, the most recently asked kept (thread-safe: the
     lobby asks from its threads). A view asked again while it is being worked out waits
-    for that work rather than doing it again (a table's phones and board ask together)."""
+    for that work rather than doing it again (a room's boards, or two tabs of one seat, may
+    ask together)."""
 
     def __init__(self, kept: int = KEPT) -> None:
         self.kept = kept

@@ -50,7 +50,6 @@ export function myAnalysis(room, view) {
 const mayAsk = (room, as) => !as || Boolean(tableToken(room.code)) || Boolean(room.lobby?.settings?.public_record);
 
 function analysisBlock(room, view, as, draw) {
-  if (!mayAsk(room, as)) return null;
   const token = tableToken(room.code);
   const box = h('div', { testid: 'analysis', class: 'analysis', data: { view: as ?? 'public' } });
   const entry = fetchOnce(room.code, as, token);

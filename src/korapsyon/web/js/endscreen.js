@@ -83,12 +83,12 @@ const opened = new Set(); // the phone's folds the player opened: redraws keep t
 function fold(name, body) {
   if (!body) return null;
   const later = typeof body === 'function' ? body : null;
+  let drawn = !later;
   const drawBody = () => {
-    if (later && !details.dataset.drawn) {
-      details.dataset.drawn = 'yes';
-      const drawn = later();
-      if (drawn) details.append(drawn);
-    }
+    if (drawn) return;
+    drawn = true;
+    const content = later();
+    if (content) details.append(content);
   };
   const details = h(
     'details',
