@@ -18,6 +18,10 @@ statistics package would be a large dependency for one command), and the 95% int
 Wald intervals from the observed information on the log-odds scale, where this likelihood
 is close to quadratic. Ratings are printed in Elo points (400 / ln 10 per unit of
 log-odds).
+
+Why one module of ~470 lines: it is one pipeline, read in order - play (and the results
+file), tally, fit, verdict, report and text - each stage a few short functions over the
+previous stage's output.
 """
 
 from __future__ import annotations

@@ -19,6 +19,10 @@
  * By day every ballot names what it decides: the term of the office, the project's card
  * with its cost and what passing or failing does, the player on trial; and a player who
  * is not asked is told who is deciding what.
+ *
+ * Why one module of ~570 lines: the night screen and every day ballot share one draft, one
+ * confirm and one status line, and whether two roles' screens could tell them apart (R-70)
+ * is checked by reading them side by side.
  */
 
 import { h } from './dom.js';
