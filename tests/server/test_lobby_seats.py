@@ -52,3 +52,20 @@ def test_R01_a_17th_seat_needs_a_custom_setup_and_a_21st_is_refused(tmp_path: Pa
         http.put(f"/api/rooms/{other['code']}/settings", json=FAST, headers=auth).raise_for_status()
         too_many = http.post(f"/api/rooms/{other['code']}/start", headers=auth)
         assert too_many.status_code == 400 and too_many.json()["error"]["code"] == "player_count"
+
+
+def test_a_removal_meant_for_a_seat_that_moved_up_is_refused_and_changes_nothing() -> None:
+    """The seats after a removed one move up: a second ✕ tap (or a second host screen)
+    that still names the removed player must not remove the next one."""
+    with in_process() as live, live.http() as http:
+        created = http.post("/api/rooms", json={"settings": FAST}).json()
+        code, host = created["code"], created["host_token"]
+        auth = {"authorization": f"Bearer {host}"}
+        for name in table(4):
+            assert http.post(f"/api/rooms/{code}/seats", json={"name": name}).status_code == 201
+        first, second = table(4)[1], table(4)[2]
+        gone = http.delete(f"/api/rooms/{code}/seats/1", params={"name": first}, headers=auth)
+        assert gone.status_code == 200 and first not in [s["name"] for s in gone.json()["seats"]]
+        again = http.delete(f"/api/rooms/{code}/seats/1", params={"name": first}, headers=auth)
+        assert again.status_code == 409 and again.json()["error"]["code"] == "seat_moved"
+        assert [s.name for s in live.hub.rooms[code].seats] == [table(4)[0], second, table(4)[3]]

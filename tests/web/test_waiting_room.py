@@ -49,25 +49,30 @@ def _count(tab: Tab, role: Role) -> Any:
 
 
 def test_R02_R03_the_hosts_setup_reaches_the_room(live: Live, tabs: Tabs) -> None:
-    """The host adds bots (the menu offers every kind the server seats), removes a seat,
-    picks a rule variant (R-25 forced vote), sets the discussion timer (R-35), and deals a
-    custom setup (R-03) with a third Corrupt; a setup with one Good Politician is refused
-    (R-03) and the inputs keep the room's setup; the game starts with exactly the custom
-    roles."""
+    """The host adds bots (the menu offers every kind the server seats), removes seats (a
+    double tap on a ✕ removes one), picks a rule variant (R-25 forced vote), sets the
+    discussion timer (R-35), and deals a custom setup (R-03) with a third Corrupt; a setup
+    with one Good Politician is refused (R-03) and the inputs keep the room's setup; the
+    game starts with exactly the custom roles."""
     host = tabs.open("Ana")
     code = create_room(host, "Ana")
     seats = host.el("seat-list").locator(tid("seat-item"))
     offered = host.el("bot-kind").locator("option").evaluate_all("(os) => os.map((o) => o.value)")
     assert sorted(offered) == sorted(AGENT_KINDS)  # every kind the server seats, no other
-    for count in range(2, 11):
+    for count in range(2, 12):
         host.el("add-bot").click()
         expect(seats).to_have_count(count)
-    last = seats.nth(9)
+    last = seats.nth(10)
     gone = last.get_attribute("data-name")
     last.locator(tid("remove-seat")).click()
-    expect(seats).to_have_count(9)
+    expect(seats).to_have_count(10)
     expect(host.page.locator(f'{tid("seat-item")}[data-name="{gone}"]')).to_have_count(0)
+    # a double tap on a ✕ removes that one player, not the next one, who moves up under it
+    names = [seats.nth(i).get_attribute("data-name") for i in range(10)]
+    seats.nth(4).locator(tid("remove-seat")).dblclick()
+    expect(seats).to_have_count(9)
     _until_room(live, code, lambda r: len(r["seats"]) == 9, "9 seats")
+    assert [s["name"] for s in _room(live, code)["seats"]] == names[:4] + names[5:]
 
     host.page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
     variant = host.page.locator(f'{tid("variant")}[data-option="auto_jail_mode"]')

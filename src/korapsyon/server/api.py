@@ -137,8 +137,9 @@ OPERATIONS: tuple[Operation, ...] = (
               answer=RoomInfo, errors=(404, 421)),
     Operation("POST", "/api/rooms/{code}/seats", "join", "Take a seat", body=Join, status=201,
               answer=SeatTicket),
-    Operation("DELETE", "/api/rooms/{code}/seats/{seat}", "remove_seat", "Host: remove a seat",
-              host=True, answer=RoomInfo),
+    Operation("DELETE", "/api/rooms/{code}/seats/{seat}", "remove_seat",
+              "Host: remove a seat (with ?name=NAME, only if it is still that player's: the "
+              "seats after it move up)", host=True, answer=RoomInfo, query=("name",)),
     Operation("POST", "/api/rooms/{code}/bots", "add_bot", "Host: add a bot seat", host=True,
               body=AddBot, status=201, answer=SeatTicket),
     Operation("PUT", "/api/rooms/{code}/settings", "settings", "Host: change the settings",
@@ -185,6 +186,7 @@ PARAMETERS = {
     "code": {"type": "string", "minLength": 1, "maxLength": 16, "description": "room code"},
     "seat": {"type": "integer", "minimum": 0, "description": "seat index"},
     "as": {"type": "string", "minLength": 1, "description": "a player's name: their view"},
+    "name": {"type": "string", "minLength": 1, "description": "the name the seat must hold"},
 }
 
 

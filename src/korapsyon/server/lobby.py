@@ -186,7 +186,8 @@ class LobbyApi:
     async def remove_seat(self, request: Request) -> Response:
         room = await self.hub.room(request.path_params["code"])
         _host(request, room)
-        room.remove_seat(int(request.path_params["seat"]))
+        seat, name = int(request.path_params["seat"]), request.query_params.get("name")
+        room.remove_seat(seat, name)  # (name: only if the seat is still theirs)
         await room.saved()
         return _json(room.info())
 

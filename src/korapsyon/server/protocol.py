@@ -238,7 +238,12 @@ _HTTP = (
         "`{kind: heuristic \\| search \\| random, name?}`",
         "`{seat, name}`",
     ),
-    ("DELETE /api/rooms/{code}/seats/{seat}", "host", "", "the room"),
+    (
+        "DELETE /api/rooms/{code}/seats/{seat}[?name=NAME]",
+        "host",
+        "",
+        "the room (with `name`: 409 `seat_moved` unless the seat is still theirs)",
+    ),
     ("PUT /api/rooms/{code}/settings", "host", "the settings", "the room"),
     ("POST /api/rooms/{code}/start", "host", "", "the room"),
     ("POST /api/rooms/{code}/rematch", "host", "", "the room, its `next` the new one"),

@@ -112,10 +112,15 @@ class Room:
         self._save_new_seat()
         return len(self.seats) - 1
 
-    def remove_seat(self, index: int) -> None:
+    def remove_seat(self, index: int, name: str | None = None) -> None:
+        """Remove seat ``index`` - only if it is still ``name``'s, when given: the seats
+        after it move up, so a second tap, or a second host screen, that meant the seat
+        just removed would otherwise remove the next player."""
         self._in_lobby()
         if not 0 <= index < len(self.seats):
             raise Refusal("no_seat", f"there is no seat {index}", 404)
+        if name is not None and self.seats[index].name != name:
+            raise Refusal("seat_moved", f"{name} is no longer in seat {index + 1}", 409)
         removed = self.seats.pop(index)
         for conn in list(self.connections):
             if conn.seat == removed.name:

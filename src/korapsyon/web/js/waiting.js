@@ -183,7 +183,8 @@ function seatList(room, hostToken, request) {
                 class: 'small danger',
                 'aria-label': t('waiting.remove', { name: seat.name }),
                 text: '✕',
-                onclick: () => request('seat', 'DELETE', `/api/rooms/${lobby.code}/seats/${seat.seat}`, undefined, hostToken),
+                disabled: seatsSettling,
+                onclick: () => removeSeat(request, lobby.code, seat, hostToken),
               })
             : null,
         ),
@@ -191,6 +192,28 @@ function seatList(room, hostToken, request) {
     ),
     fieldError(room, 'seat'),
   );
+}
+
+// A removal moves the seats after it up, under the host's finger: while one is being made,
+// and for a moment after, every ✕ is disabled (a double tap removes one player, not two);
+// the name sent makes the server refuse a removal meant for a seat that has moved (409).
+const SEAT_SETTLE_MS = 700;
+let seatsSettling = false;
+
+function settleSeats(on) {
+  seatsSettling = on;
+  for (const button of document.querySelectorAll('[data-testid="remove-seat"]')) button.disabled = on;
+}
+
+async function removeSeat(request, code, seat, hostToken) {
+  if (seatsSettling) return;
+  settleSeats(true);
+  try {
+    const path = `/api/rooms/${code}/seats/${seat.seat}?name=${encodeURIComponent(seat.name)}`;
+    await request('seat', 'DELETE', path, undefined, hostToken);
+  } finally {
+    setTimeout(() => settleSeats(false), SEAT_SETTLE_MS);
+  }
 }
 
 /**
