@@ -125,6 +125,15 @@ LONG_NAMES = [
     *table(16)[:10],
 ]
 
+HELD = """() => {
+  const secret = document.querySelector('.role-reveal.held .secret');
+  const name = document.querySelector('[data-testid="role-name"]');
+  return {
+    overflow: secret.scrollHeight - secret.clientHeight,
+    colour: getComputedStyle(name.querySelector('.role-badge') ?? name).color,
+  };
+}"""
+
 MEASURE = """() => {
   const q = (id) => document.querySelector(`[data-testid="${id}"]`);
   const box = (el) => {
@@ -186,6 +195,7 @@ def test_R70_sixteen_long_names_on_360x640_phones_fit_alike_for_every_role(
     measured: dict[str, Any] = {}
     shapes: dict[str, Any] = {}
     hints: set[str] = set()
+    colours: set[str] = set()
     for role, phone in phones.items():
         expect(phone.el("night-screen")).to_be_visible()
         phone.page.evaluate("window.scrollTo(0, 0)")
@@ -198,6 +208,14 @@ def test_R70_sixteen_long_names_on_360x640_phones_fit_alike_for_every_role(
         assert found["width"] <= 360, f"{role.value}: the page is wider than the phone"
         measured[phone.label] = {"height": found["height"], "boxes": found["boxes"]}
         shapes[phone.label] = skeleton(phone)
+        # held, the card covers the screen whole, every role's alike: all of it readable
+        # (nothing cut at its foot), and the role's name in one colour for every team
+        hold(phone, phone.el("role-reveal"))
+        expect(phone.el("role-name")).to_be_visible()
+        held = phone.page.evaluate(HELD)
+        release(phone)
+        assert held["overflow"] <= 0, f"{role.value}: the held card is cut by {held['overflow']} px"
+        colours.add(held["colour"])
         phone.el("role-reveal").click()  # too short a tap: the same hint on every phone
         expect(phone.el("role-hint")).to_have_class(re.compile(r"\btapped\b"))
         hints.add(phone.el("role-hint").text_content() or "")
@@ -206,4 +224,5 @@ def test_R70_sixteen_long_names_on_360x640_phones_fit_alike_for_every_role(
     _assert_same(shapes, by_label, "at 360x640 with 16 players")
     _assert_same(measured, by_label, "at 360x640 with 16 players (boxes, page height)")
     assert len(hints) == 1, hints
+    assert len(colours) == 1, f"the held role's name is in {colours}: its colour tells the team"
     tabs.assert_clean()
