@@ -110,12 +110,15 @@ def test_R02_R03_the_hosts_setup_reaches_the_room(live: Live, tabs: Tabs) -> Non
     want |= {"ombudsperson": 1, "coa": 1, "citizen": 1}
     _until_room(live, code, lambda r: Counter(r["settings"]["roles"]) == want, "the setup")
 
-    host.el("start-game").click()
+    host.el("start-game").click()  # (at the foot of a long waiting room)
     wait_for_game(live, code)
     dealt = Counter(role.value for role in roles_of(live.game(code)).values())
     assert dealt == want
     assert live.game(code).ruleset.auto_jail_mode == "forced_vote"
     expect(host.el("screen")).to_be_visible()
+    # the game opens at its top: "You: Ana" and the role card, not halfway down the night
+    expect(host.el("role-reveal")).to_be_in_viewport()
+    assert host.page.evaluate("scrollY") == 0
     tabs.assert_clean()
 
 

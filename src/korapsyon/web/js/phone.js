@@ -74,7 +74,9 @@ class Phone {
   draw() {
     const room = this.room;
     const view = room.view;
+    const appearing = Boolean(view) && this.screen.hidden;
     this.screen.hidden = !view;
+    if (appearing) window.scrollTo(0, 0); // (the host's waiting room was scrolled down to Start)
     const waiting = drawWaiting(this.waiting, room, this.tokens);
     this.waitingGuide.hidden = !waiting;
     renderIfChanged(this.waitingGuide, [language(), waiting], () => (waiting ? guideButton('waiting') : []));
@@ -127,7 +129,8 @@ class Phone {
 
   /**
    * A new decision is this player's: if its question is out of sight (the page was
-   * scrolled down for the last one, or it is under the sticky bar), bring it to the top,
+   * scrolled down for the last one, it is under the sticky bar, or below the screen's
+   * foot, say under the role card and the news at 360x640), bring it to the top,
    * under the bar, so the buttons never show without what they answer. Left alone when
    * it can be read already; the same on every phone asked (R-70).
    */
@@ -140,8 +143,9 @@ class Phone {
     if (!prompt) return;
     const top = byTestId('status-bar').getBoundingClientRect().bottom;
     const where = prompt.getBoundingClientRect();
-    const bottom = document.querySelector('.confirm-bar')?.getBoundingClientRect().top ?? innerHeight;
-    if (where.top < top || where.top > bottom) window.scrollBy(0, where.top - top - 8);
+    const bar = document.querySelector('.confirm-bar')?.getBoundingClientRect().top ?? innerHeight;
+    const bottom = Math.min(bar, innerHeight); // (by day Confirm follows the options, below)
+    if (where.top < top || where.bottom > bottom) window.scrollBy(0, where.top - top - 8);
   }
 
   /**

@@ -70,7 +70,13 @@ export function hostControls(room, view) {
         class: discussion ? 'primary big' : 'big',
         disabled: !discussion,
         text: `🔔 ${t('host.end_discussion')}`,
-        onclick: () => room.attempt(room.link.act({ action: 'end_discussion', player: '@host' })),
+        // (disabled at the tap: a double tap sends one; the next step redraws it, a refusal
+        // gives it back)
+        onclick: async (event) => {
+          const button = event.currentTarget;
+          button.disabled = true;
+          if (!(await room.attempt(room.link.act({ action: 'end_discussion', player: '@host' })))) button.disabled = false;
+        },
       }),
     ),
     timerControls(room, view),
