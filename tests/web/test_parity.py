@@ -27,7 +27,7 @@ from tests.web.harness import (
     tid,
     wait_for_game,
 )
-from tests.web.scripted import open_phone
+from tests.web.scripted import catalog, open_phone
 
 NAMES = table(9)
 
@@ -134,6 +134,17 @@ HELD = """() => {
   };
 }"""
 
+TITLES_CUT = """(titles) => {
+  const title = document.querySelector('[data-testid="step-title"]');
+  const shown = title.textContent;
+  const cut = titles.filter((text) => {
+    title.textContent = text;
+    return title.scrollHeight > title.clientHeight + 1 || title.scrollWidth > title.clientWidth + 1;
+  });
+  title.textContent = shown;
+  return cut;
+}"""
+
 MEASURE = """() => {
   const q = (id) => document.querySelector(`[data-testid="${id}"]`);
   const box = (el) => {
@@ -224,5 +235,10 @@ def test_R70_sixteen_long_names_on_360x640_phones_fit_alike_for_every_role(
     _assert_same(shapes, by_label, "at 360x640 with 16 players")
     _assert_same(measured, by_label, "at 360x640 with 16 players (boxes, page height)")
     assert len(hints) == 1, hints
+    # every step's title fits the bar whole at 360 wide in Filipino (on two lines if need be)
+    phone = next(iter(phones.values()))
+    titles = [text for key, text in catalog("fil").items() if key.startswith("step.")]
+    cut = phone.page.evaluate(TITLES_CUT, titles)
+    assert cut == [], f"step titles cut in the status bar: {cut}"
     assert len(colours) == 1, f"the held role's name is in {colours}: its colour tells the team"
     tabs.assert_clean()
