@@ -77,8 +77,10 @@ def test_the_guide_opens_from_the_waiting_room_and_the_role_card(
         expect(phone.el("night-screen")).to_be_visible()
         hint = phone.el("role-hint")
         expect(hint).to_have_text(f"🂠 {words['role.hold']}")
+        grid = phone.el("night-screen").bounding_box()
         phone.el("role-reveal").click()  # a tap, too short to reveal
         expect(hint).to_have_text(f"👆 {words['role.hold_longer']}")
+        assert phone.el("night-screen").bounding_box() == grid  # nothing moved under the finger
         expect(phone.el("role-name")).to_be_hidden()
         button = phone.el("role-card").locator(tid("guide-open"))
         expect(button).to_have_attribute("data-from", "card")

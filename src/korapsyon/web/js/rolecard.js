@@ -24,7 +24,9 @@ export class RoleCard {
   constructor(room) {
     this.room = room;
     this.code = room.code;
-    this.hint = h('p', { testid: 'role-hint', class: 'reveal-hint', 'aria-live': 'polite' });
+    // (the other hint, hidden, keeps its room: a short tap does not move the night's grid)
+    this.hintText = h('span');
+    this.hint = h('p', { testid: 'role-hint', class: 'reveal-hint', 'aria-live': 'polite' }, this.hintText);
     this.secret = h('div', { class: 'secret', hidden: true });
     this.reveal = h(
       'div',
@@ -55,8 +57,11 @@ export class RoleCard {
   }
 
   drawHint() {
+    const hold = `🂠 ${t('role.hold')}`;
+    const longer = `👆 ${t('role.hold_longer')}`;
     this.hint.classList.toggle('tapped', this.tapped !== null);
-    this.hint.textContent = this.tapped !== null ? `👆 ${t('role.hold_longer')}` : `🂠 ${t('role.hold')}`;
+    this.hintText.textContent = this.tapped !== null ? longer : hold;
+    this.hint.dataset.spare = this.tapped !== null ? hold : longer;
   }
 
   /** Bring the card up to date (its look does not change unless held). */
