@@ -155,11 +155,13 @@ def test_R01_R50_a_13_seat_game_from_the_lobby_to_the_end_screen(live: Live, tab
                 for i in range(13)
                 if "team-bad" in (lines.nth(i).get_attribute("class") or "")
             } == corrupt
-        else:
-            expect(analysis).to_have_attribute("data-view", tab.label)
+        else:  # (a Corrupt player knew every side: the fold shows them the table's view)
+            corrupt = roles[tab.label] is Role.CORRUPT_POLITICIAN
+            expect(analysis).to_have_attribute("data-view", "public" if corrupt else tab.label)
             rows = analysis.locator(tid("analysis-row"))
-            expect(rows).to_have_count(12)
-            chances = [float(rows.nth(i).get_attribute("data-corrupt") or "") for i in range(12)]
+            count = 13 if corrupt else 12  # every player, or every other one
+            expect(rows).to_have_count(count)
+            chances = [float(rows.nth(i).get_attribute("data-corrupt") or "") for i in range(count)]
             assert chances == sorted(chances, reverse=True)  # the most suspected first
 
     with host.page.expect_download() as downloading:  # asked for with the host's token

@@ -6,7 +6,8 @@
  * The board draws every player's line over the Years from what the whole table could know
  * (the Corrupt's lines in their colour: did the table find them, and when?) with the most
  * decisive moments; a phone opens, in a fold, its own view's version: each player's line as
- * this seat saw it, most suspected first, and every decisive moment (asked for when the
+ * this seat saw it (a Corrupt player's: the table's, how well the team hid), most suspected
+ * first, and every decisive moment (asked for when the
  * fold is first opened, so a table of phones does not set the server to work at the end
  * for folds nobody opens). The public view's is anyone's (a TV's board holds no token); a
  * player's own view, like the record, is asked for with this page's token of the room. It
@@ -36,10 +37,14 @@ export function tableAnalysis(room, view) {
  * may not ask for it.
  */
 export function myAnalysis(room, view) {
-  const me = view.you?.name ?? null;
+  // (a Corrupt player knew every side: their own view says nothing they did not know, the
+  // table's says how well their team hid)
+  const corrupt = view.you?.role === 'corrupt_politician';
+  const me = corrupt ? null : view.you?.name ?? null;
   if (!mayAsk(room, me)) return null;
+  const caption = corrupt ? 'analysis.caption.corrupt' : me ? 'analysis.caption.mine' : 'analysis.caption.public';
   return () => analysisBlock(room, view, me, (data) => [
-    h('p', { class: 'hint', text: t(me ? 'analysis.caption.mine' : 'analysis.caption.public') }),
+    h('p', { class: 'hint', text: t(caption) }),
     playerRows(view, data),
     data.moments.length ? h('h3', { class: 'analysis-moments-title', text: t('analysis.moments') }) : null,
     momentList(view, pickMoments(data.moments, 12)),
