@@ -152,15 +152,15 @@ export function treasuryChart(years) {
 
 /** The chart's legend, in the page's words and never by colour alone (a pattern too). */
 export function chartLegend() {
+  // (each key with its words: a line never ends on a swatch whose words start the next)
+  const item = (key, words, mark = '') =>
+    h('span', { class: 'legend-item' }, h('span', { class: `key ${key}`, 'aria-hidden': 'true', text: mark }), words);
   return h(
     'p',
     { class: 'chart-legend' },
-    h('span', { class: 'key projects', 'aria-hidden': 'true' }),
-    ` ${t('chart.projects')} `,
-    h('span', { class: 'key unexplained', 'aria-hidden': 'true' }),
-    ` ${t('chart.unexplained')} `,
-    h('span', { class: 'key pending', 'aria-hidden': 'true', text: '?' }),
-    ` ${t('chart.pending')}`,
+    item('projects', t('chart.projects')),
+    item('unexplained', t('chart.unexplained')),
+    item('pending', t('chart.pending'), '?'),
   );
 }
 
