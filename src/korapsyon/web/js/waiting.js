@@ -144,6 +144,7 @@ function waitingRoom(room, hostToken) {
     seatList(room, hostToken, request),
     lobby.settings.public_record ? h('p', { testid: 'public-record', class: 'hint warn', text: `📢 ${t('waiting.public_record')}` }) : null,
     hostToken ? hostPanel(room, hostToken, request) : h('p', { class: 'hint big', text: `⏳ ${t('waiting.for_host')}` }),
+    hostToken ? startBar(room, hostToken, request) : null,
   );
 }
 
@@ -261,7 +262,6 @@ function hostPanel(room, hostToken, request) {
     if (answer === null || room.settingsSending === 0) room.settingsDraft = null; // (refused: the room's stand)
     return answer;
   };
-  const problem = startProblem(lobby);
   const kind = h(
     'select',
     { testid: 'bot-kind', id: 'bot-kind' },
@@ -332,7 +332,21 @@ function hostPanel(room, hostToken, request) {
       `🤖 ${t('waiting.auto_stand_in')}`,
     ),
     fieldError(room, 'stand-in'),
-    // why Start cannot be pressed yet, then a refusal of the last press, right over it
+    onBoard() ? null : h('a', { testid: 'open-board', class: 'button open-board', href: `/board?room=${code}`, target: '_blank', text: `📺 ${t('waiting.open_board')}` }),
+  );
+}
+
+/**
+ * The host's Start, held at the foot of the screen however long the room's seats and
+ * settings are (13 seats and the setup are four screens of a phone): why it cannot be
+ * pressed yet, then a refusal of the last press, right over it.
+ */
+function startBar(room, hostToken, request) {
+  const code = room.lobby.code;
+  const problem = startProblem(room.lobby);
+  return h(
+    'footer',
+    { class: 'start-bar' },
     h('p', { testid: 'start-why', id: 'start-why', class: 'hint warn start-why', hidden: !problem, text: problem ?? '' }),
     fieldError(room, 'start'),
     h(
@@ -347,7 +361,6 @@ function hostPanel(room, hostToken, request) {
         text: `▶ ${t('waiting.start')}`,
         onclick: () => request('start', 'POST', `/api/rooms/${code}/start`, undefined, hostToken),
       }),
-      onBoard() ? null : h('a', { testid: 'open-board', class: 'button', href: `/board?room=${code}`, target: '_blank', text: `📺 ${t('waiting.open_board')}` }),
     ),
   );
 }
