@@ -156,10 +156,10 @@ def test_R01_R50_a_13_seat_game_from_the_lobby_to_the_end_screen(live: Live, tab
                 if "team-bad" in (lines.nth(i).get_attribute("class") or "")
             } == corrupt
         else:  # (a Corrupt player knew every side: the fold shows them the table's view)
-            corrupt = roles[tab.label] is Role.CORRUPT_POLITICIAN
-            expect(analysis).to_have_attribute("data-view", "public" if corrupt else tab.label)
+            knew = roles[tab.label] is Role.CORRUPT_POLITICIAN
+            expect(analysis).to_have_attribute("data-view", "public" if knew else tab.label)
             rows = analysis.locator(tid("analysis-row"))
-            count = 13 if corrupt else 12  # every player, or every other one
+            count = 13 if knew else 12  # every player, or every other one
             expect(rows).to_have_count(count)
             chances = [float(rows.nth(i).get_attribute("data-corrupt") or "") for i in range(count)]
             assert chances == sorted(chances, reverse=True)  # the most suspected first
