@@ -136,7 +136,8 @@ function spectate() {
 
 async function main() {
   await startPage('lobby', () => {});
-  byTestId('name-input').value = localStorage.getItem(NAME_KEY) || '';
+  const nameInput = byTestId('name-input');
+  if (!nameInput.value) nameInput.value = localStorage.getItem(NAME_KEY) || ''; // (not over a name typed meanwhile)
   const code = roomFromUrl();
   if (code) {
     byTestId('room-code-input').value = code;
@@ -151,6 +152,9 @@ async function main() {
     join();
   });
   byTestId('spectate').addEventListener('click', spectate);
+  // the buttons come disabled in the page: a tap before this point did nothing (a join
+  // even reloaded the page, the form's own submit)
+  for (const id of ['create-room', 'create-room-board', 'join-room', 'spectate']) byTestId(id).disabled = false;
   if (code && handed) {
     // the name typed on another worker's lobby: filled in, but joining stays the user's
     // click (a link from anywhere must not take a seat in this browser's name)

@@ -68,14 +68,18 @@ export function hostControls(room, view) {
         type: 'button',
         testid: 'end-discussion',
         class: discussion ? 'primary big' : 'big',
-        disabled: !discussion,
+        disabled: !discussion || room.endingDiscussion === view.year,
         text: `🔔 ${t('host.end_discussion')}`,
-        // (disabled at the tap: a double tap sends one; the next step redraws it, a refusal
-        // gives it back)
+        // (disabled at the tap, and in any redraw meanwhile: a double tap sends one act; a
+        // refusal gives it back)
         onclick: async (event) => {
           const button = event.currentTarget;
           button.disabled = true;
-          if (!(await room.attempt(room.link.act({ action: 'end_discussion', player: '@host' })))) button.disabled = false;
+          room.endingDiscussion = view.year;
+          if (!(await room.attempt(room.link.act({ action: 'end_discussion', player: '@host' })))) {
+            room.endingDiscussion = null;
+            button.disabled = false;
+          }
         },
       }),
     ),

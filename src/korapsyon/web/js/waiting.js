@@ -8,7 +8,7 @@
  * bot", `start-error` over Start, ...), and Start says before the tap why the game cannot
  * start yet (`start-why`, R-01/R-03): it is enabled only when the server would deal.
  *
- * Why one module of ~440 lines: each of the host's controls asks the lobby API and shows its
+ * Why one module of ~480 lines: each of the host's controls asks the lobby API and shows its
  * own refusal; kept together, they share that one pattern and the room's settings.
  */
 
