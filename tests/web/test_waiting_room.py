@@ -8,7 +8,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from playwright.sync_api import expect
+from playwright.sync_api import Route, expect
 
 from korapsyon.bots.kinds import AGENT_KINDS
 from korapsyon.rules.roles import Role
@@ -33,15 +33,22 @@ def _room(live: Live, code: str) -> dict[str, Any]:
     return body
 
 
-def _until_room(live: Live, code: str, check: Any, what: str) -> dict[str, Any]:
-    """The room as the server has it, once ``check(room)`` holds (polled, with a deadline)."""
+def _until_room(
+    live: Live, code: str, check: Any, what: str, tab: Tab | None = None
+) -> dict[str, Any]:
+    """The room as the server has it, once ``check(room)`` holds (polled, with a deadline;
+    waiting through ``tab``'s page, when given, so that its routes are handled meanwhile)."""
     deadline = time.monotonic() + WAIT_MS / 1000
     while True:
         room = _room(live, code)
         if check(room):
             return room
         assert time.monotonic() < deadline, f"the server's room never got {what}: {room}"
-        time.sleep(0.25)  # (within the lobby API's requests per address: a miss says so)
+        # (within the lobby API's requests per address: a miss says so)
+        if tab is None:
+            time.sleep(0.25)
+        else:
+            tab.page.wait_for_timeout(250)
 
 
 def _count(tab: Tab, role: Role) -> Any:
@@ -121,6 +128,54 @@ def test_R02_R03_the_hosts_setup_reaches_the_room(live: Live, tabs: Tabs) -> Non
     # the game opens at its top: "You: Ana" and the role card, not halfway down the night
     expect(host.el("role-reveal")).to_be_in_viewport()
     assert host.page.evaluate("scrollY") == 0
+    tabs.assert_clean()
+
+
+def test_quick_changes_to_the_setup_reach_the_server_in_the_order_made(
+    live: Live, tabs: Tabs
+) -> None:
+    """The host changes one count and, before the server has answered, another (R-03).
+    Each change sends the whole setup, so the server must get them in the order made:
+    here the network holds the first until the second could have overtaken it (requests
+    on two connections are not ordered), and the room ends with the host's last setup."""
+    host = tabs.open("Ana")
+    code = create_room(host, "Ana")
+    seats = host.el("seat-list").locator(tid("seat-item"))
+    for count in range(2, 10):
+        host.el("add-bot").click()
+        expect(seats).to_have_count(count)
+    host.el("setup-custom").check()
+    _until_room(live, code, lambda r: r["settings"].get("roles") is not None, "a custom setup")
+    expect(_count(host, Role.CITIZEN)).to_be_enabled()
+
+    held: list[Route] = []
+    holding = True
+
+    def hold(route: Route) -> None:
+        if holding and route.request.method == "PUT":
+            held.append(route)
+        else:
+            route.continue_()
+
+    host.page.route(f"**/api/rooms/{code}/settings", hold)
+    _count(host, Role.CITIZEN).fill("1")
+    _count(host, Role.CITIZEN).press("Tab")
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not held:  # (the page's first change, held on its way)
+        assert time.monotonic() < deadline, "the page never sent the first change"
+        host.page.wait_for_timeout(25)  # (lets Playwright hand the request to `hold`)
+    _count(host, Role.CORRUPT_POLITICIAN).fill("3")
+    _count(host, Role.CORRUPT_POLITICIAN).press("Tab")
+    expect(_count(host, Role.CORRUPT_POLITICIAN)).to_have_value("3")
+    # whatever the page has sent by now lands newest first, each before the next
+    holding = False
+    for route in reversed(list(held)):
+        route.fulfill(response=route.fetch())
+    want = {"good_politician": 2, "corrupt_politician": 3, "citizen": 1}
+    want |= {"lawyer": 1, "ombudsperson": 1, "coa": 1}
+    _until_room(live, code, lambda r: Counter(r["settings"]["roles"]) == want, "the last", host)
+    expect(_count(host, Role.CORRUPT_POLITICIAN)).to_have_value("3")
+    expect(_count(host, Role.CITIZEN)).to_have_value("1")
     tabs.assert_clean()
 
 

@@ -114,7 +114,8 @@ export class RoomState {
     this.refusals = 0; // lobby requests refused so far (the waiting room redraws on each)
     this.lobbyErrors = {}; // the waiting room's refusals, by the control refused (waiting.js)
     this.settingsDraft = null; // the host's settings as last sent, while any is unanswered (waiting.js)
-    this.settingsSending = 0; // the host's settings changes sent and not answered yet
+    this.settingsSending = 0; // the host's settings changes made and not answered yet
+    this.settingsSent = Promise.resolve(); // the last of them: the next one goes after it
     this.connection = 'closed'; // what the bar says: open, syncing or closed
     this.synced = false; // the current connection's view (or waiting room) has arrived
     this.everOpen = false;

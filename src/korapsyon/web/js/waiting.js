@@ -251,16 +251,23 @@ function hostPanel(room, hostToken, request) {
   const settings = lobby.settings;
   const seats = lobby.seats.length;
   // each change goes on from the host's last one, not from the settings drawn: a second
-  // quick change (another role's count) sent before the first came back must not undo it
+  // quick change (another role's count) made before the first came back must not undo it
   // (once every change sent is answered, the room's own settings are the start again: a
-  // change the host made on another screen is not undone)
-  const put = async (area, patch, why) => {
-    room.settingsDraft = { ...(room.settingsDraft ?? room.lobby.settings), ...patch };
+  // change the host made on another screen is not undone). Each sends the whole settings,
+  // so they go one at a time, in the order made: two requests in flight at once may reach
+  // the server in either order, and the older setup would win.
+  const put = (area, patch, why) => {
+    const body = { ...(room.settingsDraft ?? room.lobby.settings), ...patch };
+    room.settingsDraft = body;
     room.settingsSending += 1;
-    const answer = await request(area, 'PUT', `/api/rooms/${code}/settings`, room.settingsDraft, hostToken, why);
-    room.settingsSending -= 1;
-    if (answer === null || room.settingsSending === 0) room.settingsDraft = null; // (refused: the room's stand)
-    return answer;
+    const sent = room.settingsSent.then(async () => {
+      const answer = await request(area, 'PUT', `/api/rooms/${code}/settings`, body, hostToken, why);
+      room.settingsSending -= 1;
+      if (answer === null || room.settingsSending === 0) room.settingsDraft = null; // (refused: the room's stand)
+      return answer;
+    });
+    room.settingsSent = sent.catch(() => null); // (one failure does not stop the rest)
+    return sent;
   };
   const kind = h(
     'select',
