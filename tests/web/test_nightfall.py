@@ -1,21 +1,25 @@
 """The pause between a Year's end and the next night, and barred choices that say why
 (#18), on 360x640 phones: when Year 2's night falls, a Lawyer's phone and a Citizen's are
-covered by the same account of the Year's end (the jail vote and its result) until
-tapped on (R-70); then each taps its own name, which the rules refuse tonight (R-21: the
-Lawyer protected themself last Year; a decoy's note is about someone else): both phones
-show the same neutral line in the same place, and only the held card says why."""
+covered by the same account of the Year's end (the jail vote and its result), with the
+night's countdown (R-72), until tapped on (R-70); then each taps its own name, which the
+rules refuse tonight (R-21: the Lawyer protected themself last Year; a decoy's note is
+about someone else): both phones show the same neutral line in the same place, and only
+the held card says why."""
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from playwright.sync_api import expect
 
 from korapsyon.rules.roles import Role
+from korapsyon.rules.steps import DEFAULT_DURATIONS
 from korapsyon.selfplay import table
 from tests.server.live import Live, start
 from tests.web.harness import (
+    FAST,
     Tab,
     Tabs,
     api_room,
@@ -30,6 +34,8 @@ from tests.web.harness import (
 from tests.web.scripted import Seats, catalog, names_tokens, open_phone, plain
 
 NAMES = table(9)
+HOUR = {"timers": True, "durations": {step.value: 3600 for step in DEFAULT_DURATIONS}}
+"""Timers that show (the cover has the night's) and never run out in the test."""
 
 
 def _grid_option(tab: Tab, name: str | None) -> Any:
@@ -41,7 +47,7 @@ def test_R21_R70_the_night_falls_alike_and_a_refused_name_says_why_in_the_card(
     live: Live, tabs: Tabs
 ) -> None:
     words = catalog("en")
-    code, host_token = api_room(live)
+    code, host_token = api_room(live, FAST | HOUR)
     tokens = names_tokens(live, code, NAMES)
     start(live, code, host_token)
     wait_for_game(live, code)
@@ -90,7 +96,11 @@ def test_R21_R70_the_night_falls_alike_and_a_refused_name_says_why_in_the_card(
         news = tab.el("nightfall-news").locator("li")
         expect(news.and_(tab.page.locator("[data-kind='player_jailed']"))).to_have_count(1)
         expect(tab.el("nightfall-news")).to_contain_text(jailed[0])
-        covers.append((plain(cover.text_content()), cover.locator(".overlay-box").bounding_box()))
+        # the night's countdown, which the cover hides in the status bar (R-72): an hour
+        expect(tab.el("nightfall-timer")).to_have_text(re.compile(r"^⏱ \d+:\d\d$"))
+        assert int(tab.el("nightfall-timer").get_attribute("data-remaining") or 0) > 3000
+        text = re.sub(r"⏱ \d+:\d\d", "⏱", plain(cover.text_content()))
+        covers.append((text, cover.locator(".overlay-box").bounding_box()))
     assert covers[0] == covers[1]  # R-70: word for word, box for box
     for tab in phones.values():
         tab.el("nightfall-continue").click()

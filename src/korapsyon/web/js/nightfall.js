@@ -2,13 +2,15 @@
  * The pause between a Year's end and the next night: when a phone that watched a Year go
  * by sees the next Hidden Phase begin, it covers the night screen with what happened at
  * the end of the Year (the jail vote and its result, from the public timeline) and "Night
- * N falls: hold your card, then choose", until the player taps on. Built from public
- * facts only, so it is the same on every phone, whatever the role (R-70); a phone opened
- * (or reloaded) in the middle of a night goes straight to it.
+ * N falls: hold your card, then choose", until the player taps on, with the night's
+ * countdown beside its title (the cover hides the status bar's). Built from public facts
+ * only, so it is the same on every phone, whatever the role (R-70); a phone opened (or
+ * reloaded) in the middle of a night goes straight to it.
  */
 
 import { h, modal } from './dom.js';
 import { t } from './i18n.js';
+import { Countdown } from './timer.js';
 import { entryText } from './words.js';
 
 /** What the end of a Year tells, from the discussion's close on (R-35 to R-38, R-41). */
@@ -25,6 +27,7 @@ export class Nightfall {
     this.seen = null; // the Year of the last view drawn
     this.element = null; // the cover, while it shows
     this.release = null; // what gives the page back (see dom.modal)
+    this.countdown = null; // the night's, on the cover
   }
 
   /** Show, keep or take away the cover for `room`'s view (its public `story`). */
@@ -32,12 +35,14 @@ export class Nightfall {
     const view = room.view;
     if (!view) return;
     const night = view.step === 'hidden' && view.status !== 'finished';
-    if (night && this.seen !== null && view.year > this.seen && !this.element) this.show(view.year, room.story());
+    if (night && this.seen !== null && view.year > this.seen && !this.element) this.show(view.year, room);
     if (!night) this.close(); // the night is over (stale news): nothing to keep covered
+    this.countdown?.set(room.timer); // (paused, resumed, given 30 s more by the host)
     this.seen = view.year;
   }
 
-  show(year, story) {
+  show(year, room) {
+    const story = room.story();
     const ended = year - 1;
     const entries = story.filter((e) => !e.private);
     const inEnded = entries.filter((e) => e.year === ended);
@@ -56,13 +61,15 @@ export class Nightfall {
         window.scrollTo(0, 0); // the role card first, then the night's choice
       },
     });
+    const clock = h('span', { testid: 'nightfall-timer', class: 'timer', role: 'timer' });
+    this.countdown = new Countdown(clock, room.link);
     this.element = h(
       'div',
       { testid: 'nightfall', class: 'overlay nightfall', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'nightfall-title', data: { year } },
       h(
         'div',
         { class: 'overlay-box nightfall-box' },
-        h('h2', { id: 'nightfall-title', text: t('nightfall.year_ended', { year: ended }) }),
+        h('div', { class: 'nightfall-head' }, h('h2', { id: 'nightfall-title', text: t('nightfall.year_ended', { year: ended }) }), clock),
         h('ul', { testid: 'nightfall-news', class: 'nightfall-news' }, lines.map((entry) => h('li', { data: { kind: entry.kind }, text: entryText(entry) }))),
         h('p', { class: 'nightfall-next', text: `🌙 ${t('nightfall.next', { year })}` }),
         go,
@@ -76,5 +83,7 @@ export class Nightfall {
     this.release?.();
     this.release = null;
     this.element = null;
+    this.countdown?.stop();
+    this.countdown = null;
   }
 }

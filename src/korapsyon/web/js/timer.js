@@ -14,7 +14,12 @@ export class Countdown {
     this.el = el;
     this.link = link;
     this.timer = null;
-    setInterval(() => this.draw(), 250);
+    this.ticking = setInterval(() => this.draw(), 250);
+  }
+
+  /** No more ticks (a countdown whose element is gone). */
+  stop() {
+    clearInterval(this.ticking);
   }
 
   set(timer) {
