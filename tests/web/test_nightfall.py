@@ -4,7 +4,7 @@ covered by the same account of the Year's end (the jail vote and its result), wi
 night's countdown (R-72), until tapped on (R-70); then each taps its own name, which the
 rules refuse tonight (R-21: the Lawyer protected themself last Year; a decoy's note is
 about someone else): both phones show the same neutral line in the same place, and only
-the held card says why."""
+the held card says why, under the countdown."""
 
 from __future__ import annotations
 
@@ -123,6 +123,9 @@ def test_R21_R70_the_night_falls_alike_and_a_refused_name_says_why_in_the_card(
 
     # only the held card says why (R-21; a decoy's note is about someone else)
     hold(law, law.el("role-reveal"))
+    # (the held card covers the status bar: it has the night's countdown itself, R-72)
+    expect(law.el("card-timer")).to_be_in_viewport()
+    expect(law.el("card-timer")).to_have_text(re.compile(r"^⏱ \d+:\d\d$"))
     reason = law.el("barred-reasons").locator(f"li[data-name='{lawyer}']")
     expect(reason).to_have_text(f"✋ {words['night.barred.protect_self']}")
     expect(law.el("last-protected")).to_have_text(words["result.last_protected_self"])

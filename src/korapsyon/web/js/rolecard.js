@@ -4,7 +4,8 @@
  * Corrupt (R-07) and their live night choices (R-23), what tonight's grid and plans mean
  * for this role and why a name is refused (R-21, R-22, R-24), and the player's private
  * results: the Lawyer's last protectee (R-21), the Ombudsperson's finding (R-22), the
- * COA's audit (R-34) and this Year's private news. Released, every role's card looks
+ * COA's audit (R-34) and this Year's private news, under the step's countdown (held, it
+ * covers the status bar's). Released, every role's card looks
  * alike; a tap too short to reveal says "hold longer", the same on every phone; and the
  * guide (how to play, every role) opens from under it, the same button for everyone.
  */
@@ -28,6 +29,7 @@ export class RoleCard {
     this.hintText = h('span');
     this.hint = h('p', { testid: 'role-hint', class: 'reveal-hint', 'aria-live': 'polite' }, this.hintText);
     this.secret = h('div', { class: 'secret', hidden: true });
+    this.clock = h('span', { testid: 'card-timer', class: 'timer card-timer' }); // the step's (phone.js)
     this.reveal = h(
       'div',
       { testid: 'role-reveal', class: 'role-reveal', role: 'button', tabindex: 0, 'aria-pressed': 'false' },
@@ -78,7 +80,7 @@ export class RoleCard {
     const you = view.you;
     const notes = nightNotes(this.code);
     return [
-      h('p', { class: 'release-hint', text: t('role.release') }),
+      h('p', { class: 'release-hint' }, t('role.release'), ' ', this.clock),
       h('p', { testid: 'role-name', class: 'role-name', data: { role: you.role } }, roleBadge(you.role)),
       h('p', { testid: 'role-goal', class: 'role-goal', text: goalText(you.role) }),
       you.teammates

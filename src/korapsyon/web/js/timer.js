@@ -9,9 +9,10 @@ import { stepTitle, t } from './i18n.js';
 import { standInControls } from './standin.js';
 
 export class Countdown {
-  /** Shows the countdown in `el`, reading the server's clock from `link`. */
+  /** Shows the countdown in `el` (an element, or several that show the same clock),
+   * reading the server's clock from `link`. */
   constructor(el, link) {
-    this.el = el;
+    this.els = [el].flat();
     this.link = link;
     this.timer = null;
     this.ticking = setInterval(() => this.draw(), 250);
@@ -37,16 +38,17 @@ export class Countdown {
 
   draw() {
     const left = this.remaining();
-    const el = this.el;
-    el.hidden = left === null;
-    if (left === null) return;
-    const seconds = Math.ceil(left);
-    const clock = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
-    el.dataset.paused = String(Boolean(this.timer.paused));
-    el.dataset.remaining = String(seconds);
-    el.classList.toggle('urgent', !this.timer.paused && seconds <= 10);
-    el.textContent = this.timer.paused ? `⏸ ${clock} · ${t('timer.paused')}` : `⏱ ${clock}`;
-    el.setAttribute('aria-label', t('timer.label', { clock }));
+    for (const el of this.els) {
+      el.hidden = left === null;
+      if (left === null) continue;
+      const seconds = Math.ceil(left);
+      const clock = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+      el.dataset.paused = String(Boolean(this.timer.paused));
+      el.dataset.remaining = String(seconds);
+      el.classList.toggle('urgent', !this.timer.paused && seconds <= 10);
+      el.textContent = this.timer.paused ? `⏸ ${clock} · ${t('timer.paused')}` : `⏱ ${clock}`;
+      el.setAttribute('aria-label', t('timer.label', { clock }));
+    }
   }
 }
 
