@@ -1,5 +1,6 @@
 """The host's controls in a real browser (issue #18): nothing moves under a finger into a
-control that cannot be undone, and ending a step early asks once and is announced.
+control that cannot be undone, and ending a step early asks once and is announced; a
+refused end of the discussion gives its button back.
 
 Observed before the fix: in a board-only room the host tapped "End the discussion", then
 the same spot again about 300 ms later; that button had gone and "End step now" had moved
@@ -9,12 +10,25 @@ short."""
 
 from __future__ import annotations
 
-from playwright.sync_api import expect
+import json
+import re
+import time
+from typing import Any
 
-from korapsyon.rules.steps import Step
+from playwright.sync_api import WebSocketRoute, expect
+
+from korapsyon.rules.steps import DEFAULT_DURATIONS, Step
 from korapsyon.selfplay import table
-from tests.server.live import Live, start
-from tests.web.harness import Tabs, api_room, api_seat, wait_for_game
+from tests.server.live import Live, add_bots, start
+from tests.web.harness import (
+    WAIT_MS,
+    Tabs,
+    api_room,
+    api_seat,
+    cautious,
+    play_turns,
+    wait_for_game,
+)
 
 VOTES = (Step.JAIL_VOTE, Step.WITNESS_VOTE, Step.FORCED_JAIL_VOTE)
 
@@ -60,4 +74,58 @@ def test_a_double_tap_on_end_the_discussion_cannot_end_the_vote(live: Live, tabs
     expect(board.el("confirm-end")).to_have_count(0)
     assert game.step in VOTES
     assert sum(action.auto for action in game.actions) == auto  # nobody's vote taken for them
+    tabs.assert_clean()
+
+
+def test_a_refused_end_of_the_discussion_gives_the_button_back(live: Live, tabs: Tabs) -> None:
+    """The host's phone taps "End the discussion", and the page is drawn again (the host
+    pauses the timer) before the server answers; the server refuses it (as when the step
+    has just moved on): the button now on the page is enabled again, not left disabled
+    for the rest of the discussion (R-35)."""
+    hour = {step.value: 3600 for step in DEFAULT_DURATIONS}
+    code, host_token = api_room(live, {"bot_delay": [0.0, 0.05], "durations": hour})
+    kept = api_seat(live, code, "Ana")
+    kept["host_token"] = host_token
+    held: list[tuple[WebSocketRoute, int]] = []
+
+    def hold_the_end(ws: WebSocketRoute) -> None:
+        """The page's socket, through to the server, but its end of the discussion held."""
+        server = ws.connect_to_server()
+
+        def upward(message: str | bytes) -> None:
+            data: dict[str, Any] = json.loads(message)
+            if data.get("type") == "act" and data["action"]["action"] == "end_discussion":
+                held.append((ws, data["id"]))
+            else:
+                server.send(message)
+
+        ws.on_message(upward)
+
+    phone = tabs.open("Ana", storage={f"korapsyon:{code}": kept})
+    phone.page.route_web_socket(re.compile(r"/ws$"), hold_the_end)
+    phone.page.goto(f"/play?room={code}")
+    add_bots(live, code, host_token, 8)
+    start(live, code, host_token)
+    wait_for_game(live, code)
+    play_turns(
+        [phone],
+        {"Ana": "Ana"},
+        lambda me, snap: cautious(snap),
+        until=lambda snaps: snaps["Ana"].step == "discussion",
+    )
+    end = phone.el("end-discussion")
+    expect(end).to_be_enabled()
+    end.click()
+    expect(end).to_be_disabled()
+    phone.el("timer-pause").click()  # the host controls are drawn again meanwhile
+    expect(phone.el("timer")).to_have_attribute("data-paused", "true")
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not held:  # (the end, held on its way)
+        assert time.monotonic() < deadline, "the page never sent the end of the discussion"
+        phone.page.wait_for_timeout(25)  # (lets Playwright hand the message to the route)
+    ws, request = held[0]
+    refusal = {"type": "error", "id": request, "code": "wrong_step", "now": time.time()}
+    ws.send(json.dumps(refusal | {"message": "R-35: not now"}))
+    expect(end).to_be_enabled()  # it can be tried again
+    assert live.game(code).step is Step.DISCUSSION
     tabs.assert_clean()

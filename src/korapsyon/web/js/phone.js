@@ -111,7 +111,7 @@ class Phone {
     // redrawn only when what they show changed (a redraw would close an open <select>)
     // (and when the connection comes or goes: the ballot says whether a choice can go now)
     renderIfChanged(this.slots.decision, [language(), view, this.decisions.version, room.connection, room.queue.size], () => this.decisionOrInfo(view));
-    renderIfChanged(this.slots.host, [language(), view.step, view.status, room.timer?.paused ?? null, Boolean(room.timer), room.lobby?.seats?.map((s) => [s.away, s.stand_in])], () => this.hostTools(view));
+    renderIfChanged(this.slots.host, [language(), view.step, view.status, room.timer?.paused ?? null, Boolean(room.timer), room.endingDiscussion, room.lobby?.seats?.map((s) => [s.away, s.stand_in])], () => this.hostTools(view));
     renderIfChanged(this.slots.claims, [language(), you?.claims, view.players, this.claims.version], () =>
       you ? this.claims.element(view) ?? [] : [],
     );

@@ -78,7 +78,7 @@ export function hostControls(room, view) {
         disabled: !discussion || room.endingDiscussion === view.year,
         text: `🔔 ${t('host.end_discussion')}`,
         // (disabled at the tap, and in any redraw meanwhile: a double tap sends one act; a
-        // refusal gives it back)
+        // refusal gives it back, to the button drawn now, which may not be this one)
         onclick: async (event) => {
           const button = event.currentTarget;
           button.disabled = true;
@@ -86,6 +86,7 @@ export function hostControls(room, view) {
           if (!(await room.attempt(room.link.act({ action: 'end_discussion', player: '@host' })))) {
             room.endingDiscussion = null;
             button.disabled = false;
+            room.render('refused');
           }
         },
       }),
