@@ -266,6 +266,16 @@ def api_seat(live: Live, code: str, name: str) -> dict[str, Any]:
     return {"token": body["token"], "name": body["name"]}
 
 
+def until_routed(tab: Tab, check: Callable[[], object], what: str) -> None:
+    """Wait until ``check()`` holds for something a route of ``tab``'s page sees (a request
+    or a socket message held on its way): waiting through the page, whose routes are
+    handled only while Playwright is called."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not check():
+        assert time.monotonic() < deadline, f"{tab.label}: the page never sent {what}"
+        tab.page.wait_for_timeout(25)  # (a polling interval, not a timing assertion)
+
+
 def wait_for_game(live: Live, code: str) -> Game:
     deadline = time.monotonic() + WAIT_MS / 1000
     while True:

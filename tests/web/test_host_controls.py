@@ -21,12 +21,12 @@ from korapsyon.rules.steps import DEFAULT_DURATIONS, Step
 from korapsyon.selfplay import table
 from tests.server.live import Live, add_bots, start
 from tests.web.harness import (
-    WAIT_MS,
     Tabs,
     api_room,
     api_seat,
     cautious,
     play_turns,
+    until_routed,
     wait_for_game,
 )
 
@@ -119,10 +119,7 @@ def test_a_refused_end_of_the_discussion_gives_the_button_back(live: Live, tabs:
     expect(end).to_be_disabled()
     phone.el("timer-pause").click()  # the host controls are drawn again meanwhile
     expect(phone.el("timer")).to_have_attribute("data-paused", "true")
-    deadline = time.monotonic() + WAIT_MS / 1000
-    while not held:  # (the end, held on its way)
-        assert time.monotonic() < deadline, "the page never sent the end of the discussion"
-        phone.page.wait_for_timeout(25)  # (lets Playwright hand the message to the route)
+    until_routed(phone, lambda: held, "the end of the discussion")
     ws, request = held[0]
     refusal = {"type": "error", "id": request, "code": "wrong_step", "now": time.time()}
     ws.send(json.dumps(refusal | {"message": "R-35: not now"}))

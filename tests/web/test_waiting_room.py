@@ -21,6 +21,7 @@ from tests.web.harness import (
     join_by_link,
     roles_of,
     tid,
+    until_routed,
     wait_for_game,
 )
 
@@ -160,10 +161,7 @@ def test_quick_changes_to_the_setup_reach_the_server_in_the_order_made(
     host.page.route(f"**/api/rooms/{code}/settings", hold)
     _count(host, Role.CITIZEN).fill("1")
     _count(host, Role.CITIZEN).press("Tab")
-    deadline = time.monotonic() + WAIT_MS / 1000
-    while not held:  # (the page's first change, held on its way)
-        assert time.monotonic() < deadline, "the page never sent the first change"
-        host.page.wait_for_timeout(25)  # (lets Playwright hand the request to `hold`)
+    until_routed(host, lambda: held, "the first change")
     _count(host, Role.CORRUPT_POLITICIAN).fill("3")
     _count(host, Role.CORRUPT_POLITICIAN).press("Tab")
     expect(_count(host, Role.CORRUPT_POLITICIAN)).to_have_value("3")
