@@ -12,6 +12,7 @@ import pytest
 
 from korapsyon.bots.search import SearchAgent
 from korapsyon.rules.actions import Action
+from korapsyon.rules.errors import IllegalActionError
 from korapsyon.server.settings import DEFAULT_DURATIONS
 from tests.server.inprocess import in_process
 from tests.server.live import HANG_SECONDS
@@ -78,19 +79,29 @@ def test_an_unknown_bot_kind_is_refused_and_changes_nothing() -> None:
         assert http.get(f"/api/rooms/{created['code']}").json()["seats"] == []
 
 
+@pytest.mark.parametrize(
+    "error",
+    [
+        ValueError("n must be a non-negative integer"),
+        # (a refusal from inside its thinking, a roll-out's misplay: not the step moving on)
+        IllegalActionError("not_your_turn", "R-72", "a roll-out's bot misplayed"),
+    ],
+    ids=["error", "refusal"],
+)
 def test_a_bot_seat_that_fails_to_decide_is_logged_and_its_seat_gets_the_default(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, error: Exception
 ) -> None:
-    """A bot's own error (a bug in its beliefs, say) is written to the server's log with
-    its room and seat, and the decision it owed gets the timer's default at once (R-72):
-    the game goes on to its end though every step here waits an hour for its timer."""
+    """A bot's own error (a bug in its beliefs, or a refusal from its roll-outs) is written
+    to the server's log with its room and seat, and the decision it owed gets the timer's
+    default at once (R-72), not asked of the bot again: the game goes on to its end though
+    every step here waits an hour for its timer."""
     act = SearchAgent.act
     failed: list[str] = []
 
     def flaky(self: SearchAgent, prompt: Any) -> Action | None:
         if not failed:
             failed.append(prompt.player)
-            raise ValueError("n must be a non-negative integer")
+            raise error
         return act(self, prompt)
 
     monkeypatch.setattr(SearchAgent, "act", flaky)
@@ -103,4 +114,4 @@ def test_a_bot_seat_that_fails_to_decide_is_logged_and_its_seat_gets_the_default
     logged = [r for r in caplog.records if "could not decide" in r.getMessage()]
     assert len(logged) == 1
     assert code in logged[0].getMessage() and repr(failed[0]) in logged[0].getMessage()
-    assert logged[0].exc_info is not None and "non-negative" in str(logged[0].exc_info[1])
+    assert logged[0].exc_info is not None and logged[0].exc_info[1] is error

@@ -156,20 +156,12 @@ class BotSeats:
 
         async def run() -> None:
             try:
-                action = await self._decide(bot, name, serial, optional=optional)
-                if action is not None:
-                    await play.act(action)
+                await self._turn(bot, name, serial, optional=optional)
             except ReferenceError:
                 return  # (the room was closed meanwhile)
             except StoreError:
                 pass  # (the store has told the log; the next change asks the bot again)
-            except IllegalActionError:
-                # a thinking bot's step can change under it within the serial (R-35: a
-                # Witness someone else invoked); on the loop nothing moves between the
-                # prompt and the act, so a refusal there is the bot's own bug
-                if not bot.thinks:
-                    await self._failed(bot, name, serial, optional=optional)
-            except Exception:
+            except Exception:  # (a refusal too: see _turn)
                 await self._failed(bot, name, serial, optional=optional)
             finally:
                 bot.busy = False
@@ -178,29 +170,41 @@ class BotSeats:
 
         play.loop.call_later(delay, lambda: play.spawn(run()))
 
-    async def _decide(self, bot: Bot, name: str, serial: int, *, optional: bool) -> Action | None:
-        """What ``bot`` does now, if it still has something to do in step ``serial``."""
+    async def _turn(self, bot: Bot, name: str, serial: int, *, optional: bool) -> None:
+        """``bot`` decides, if it still has something to do in step ``serial``, and acts.
+        A refusal is the bot's own bug (raised), but for a thinking bot's act when its
+        choices changed while it thought (R-35: a Witness someone else invoked): on the
+        loop nothing moves between the prompt and the act."""
         play = self.play
         game = play.game
         if game.is_over or play.step_serial != serial or self.bots.get(name) is not bot:
-            return None  # (a stand-in whose player came back meanwhile: nothing)
+            return  # (a stand-in whose player came back meanwhile: nothing)
         if not optional and bot.seat not in game.waiting_for:
-            return None
+            return
         prompt = prompt_for(game, name, optional=optional)
         if bot.stand_in:
             prompt.claims = []  # no claim in its player's name
         if not bot.thinks:
-            return bot.agent.act(prompt)
-        action = await self._think(bot, prompt)
-        if play.step_serial != serial or self.bots.get(name) is not bot:
-            return None  # (the step moved on while it thought)
-        return action
+            action = bot.agent.act(prompt)
+        else:
+            action = await self._think(bot, prompt)
+            if play.step_serial != serial or self.bots.get(name) is not bot:
+                return  # (the step moved on while it thought)
+        if action is None:
+            return
+        try:
+            await play.act(action)
+        except IllegalActionError:
+            if not bot.thinks or play.game.choices(name) == prompt.choices:
+                raise
 
     async def _failed(self, bot: Bot, name: str, serial: int, *, optional: bool) -> None:
         """A bot's own failure to decide: written to the log (once a step), and a decision
         it owed gets the timer's default at once (R-72), so a broken bot never holds up a
         room, even one without timers."""
         play = self.play
+        if self.bots.get(name) is not bot:
+            return  # (the room was stopped, or the seat's player came back, meanwhile)
         if bot.failed != serial:
             bot.failed = serial
             log.exception("room %s: the bot in seat %r could not decide", play.room.code, name)
