@@ -177,6 +177,63 @@ def test_quick_changes_to_the_setup_reach_the_server_in_the_order_made(
     tabs.assert_clean()
 
 
+def test_quick_changes_then_start_start_the_game_the_host_set(live: Live, tabs: Tabs) -> None:
+    """The host changes a count, then another, then two rule variants and taps Start, on
+    a slow network. While the first change's answer redraws the room, the controls keep
+    showing the host's changes (not the room's older setup, which the next change would
+    read and send back); each variant builds on the one before; and Start goes after the
+    changes made before it: the game starts with all of them (R-03, R-21, R-25)."""
+    host = tabs.open("Ana")
+    code = create_room(host, "Ana")
+    seats = host.el("seat-list").locator(tid("seat-item"))
+    for count in range(2, 10):
+        host.el("add-bot").click()
+        expect(seats).to_have_count(count)
+    host.el("setup-custom").check()
+    _until_room(live, code, lambda r: r["settings"].get("roles") is not None, "a custom setup")
+    expect(_count(host, Role.CITIZEN)).to_be_enabled()
+    host.page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+
+    held: list[Route] = []
+    holding = True
+
+    def hold(route: Route) -> None:
+        if holding and route.request.method == "PUT":
+            held.append(route)
+        else:
+            route.continue_()
+
+    host.page.route(f"**/api/rooms/{code}/settings", hold)
+    _count(host, Role.CITIZEN).fill("1")
+    _count(host, Role.CITIZEN).press("Tab")
+    until_routed(host, lambda: held, "the first change")
+    _count(host, Role.CORRUPT_POLITICIAN).fill("3")
+    _count(host, Role.CORRUPT_POLITICIAN).press("Tab")
+    host.page.locator(tid("role-count")).first.evaluate("(el) => { el.dataset.drawn = 'before'; }")
+    first = held.pop(0)
+    first.fulfill(response=first.fetch())  # the first lands; its answer redraws the room
+    expect(host.page.locator("[data-drawn]")).to_have_count(0)
+    expect(_count(host, Role.CORRUPT_POLITICIAN)).to_have_value("3")  # the host's, still
+    expect(_count(host, Role.CITIZEN)).to_have_value("1")
+    variant = f'{tid("variant")}[data-option="%s"]'
+    host.page.locator(variant % "auto_jail_mode").select_option('"forced_vote"')
+    host.page.locator(variant % "lawyer_consecutive").select_option('"allowed"')
+    host.el("start-game").click()
+    holding = False  # the rest of the network is quick
+    for route in held:
+        route.fulfill(response=route.fetch())
+    _until_room(live, code, lambda r: r["status"] != "lobby", "the start", host)
+    game = wait_for_game(live, code)
+    dealt = Counter(role.value for role in roles_of(game).values())
+    assert dealt == {
+        "good_politician": 2, "corrupt_politician": 3, "lawyer": 1,
+        "ombudsperson": 1, "coa": 1, "citizen": 1,
+    }  # fmt: skip
+    assert game.ruleset.auto_jail_mode == "forced_vote"
+    assert game.ruleset.lawyer_consecutive == "allowed"
+    tabs.assert_clean()
+
+
 def test_publishing_the_record_is_the_host_s_choice_made_before_everyone(
     live: Live, tabs: Tabs
 ) -> None:

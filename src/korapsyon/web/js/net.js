@@ -95,6 +95,14 @@ class ApiError extends Error {
   }
 }
 
+/**
+ * How long a lobby request may go unanswered before it counts as the network's failure
+ * (`network`): the host's settings changes go one at a time, so one that hangs (a phone
+ * changing networks) must not hold the rest up for ever. (A game's analysis, the slowest
+ * answer, takes about a second.)
+ */
+const API_TIMEOUT_MS = 20_000;
+
 /** Call the lobby API: JSON in, JSON out; `hostToken` authenticates the host. */
 export async function api(method, path, body, hostToken) {
   const headers = { accept: 'application/json' };
@@ -106,6 +114,7 @@ export async function api(method, path, body, hostToken) {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(API_TIMEOUT_MS),
     });
   } catch (exc) {
     throw new ApiError('network', exc.message);

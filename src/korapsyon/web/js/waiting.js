@@ -117,7 +117,7 @@ export function drawWaiting(slot, room, tokens) {
   slot.hidden = !waiting;
   if (waiting) {
     const hostToken = room.welcome?.host ? tokens.host_token : null;
-    renderIfChanged(slot, [language(), room.lobby, room.lobbyErrors, room.refusals], () => waitingRoom(room, hostToken));
+    renderIfChanged(slot, [language(), room.lobby, room.settingsDraft, room.lobbyErrors, room.refusals], () => waitingRoom(room, hostToken));
   }
   return waiting;
 }
@@ -245,25 +245,38 @@ function requester(room) {
   };
 }
 
+/**
+ * The settings as the host has made them: their last change while any is unanswered (it is
+ * what the host's controls show and build on), else the room's.
+ */
+function hostSettings(room) {
+  return room.settingsDraft ?? room.lobby.settings;
+}
+
 function hostPanel(room, hostToken, request) {
   const lobby = room.lobby;
   const code = lobby.code;
-  const settings = lobby.settings;
+  const settings = hostSettings(room);
   const seats = lobby.seats.length;
-  // each change goes on from the host's last one, not from the settings drawn: a second
-  // quick change (another role's count) made before the first came back must not undo it
-  // (once every change sent is answered, the room's own settings are the start again: a
+  // each change goes on from the host's last one, not from the room's settings: a second
+  // quick change (another role's count) made before the first came back must not undo it,
+  // and the controls show the host's changes meanwhile, not the room's (a redraw by the
+  // first's answer must not put an older count back in an input the next change reads).
+  // Once every change sent is answered, the room's own settings are the start again (a
   // change the host made on another screen is not undone). Each sends the whole settings,
   // so they go one at a time, in the order made: two requests in flight at once may reach
   // the server in either order, and the older setup would win.
   const put = (area, patch, why) => {
-    const body = { ...(room.settingsDraft ?? room.lobby.settings), ...patch };
+    const body = { ...hostSettings(room), ...patch };
     room.settingsDraft = body;
     room.settingsSending += 1;
     const sent = room.settingsSent.then(async () => {
       const answer = await request(area, 'PUT', `/api/rooms/${code}/settings`, body, hostToken, why);
       room.settingsSending -= 1;
-      if (answer === null || room.settingsSending === 0) room.settingsDraft = null; // (refused: the room's stand)
+      if (answer === null || room.settingsSending === 0) {
+        room.settingsDraft = null; // (refused: the room's stand)
+        room.render('settings'); // (the controls show the room's settings again)
+      }
       return answer;
     });
     room.settingsSent = sent.catch(() => null); // (one failure does not stop the rest)
@@ -350,7 +363,7 @@ function hostPanel(room, hostToken, request) {
  */
 function startBar(room, hostToken, request) {
   const code = room.lobby.code;
-  const problem = startProblem(room.lobby);
+  const problem = startProblem({ ...room.lobby, settings: hostSettings(room) }); // (Start waits for them)
   return h(
     'footer',
     { class: 'start-bar' },
@@ -366,7 +379,13 @@ function startBar(room, hostToken, request) {
         disabled: Boolean(problem),
         'aria-describedby': problem ? 'start-why' : null,
         text: `▶ ${t('waiting.start')}`,
-        onclick: () => request('start', 'POST', `/api/rooms/${code}/start`, undefined, hostToken),
+        // (after the settings changes made before it, which the game starts with; disabled
+        // meanwhile: a refusal draws it again)
+        onclick: async (event) => {
+          event.currentTarget.disabled = true;
+          await room.settingsSent;
+          await request('start', 'POST', `/api/rooms/${code}/start`, undefined, hostToken);
+        },
       }),
     ),
   );
@@ -379,7 +398,7 @@ function onBoard() {
 
 /** R-02 / R-03: the standard composition, or a custom count of each role. */
 function setupFields(room, seats, put) {
-  const settings = room.lobby.settings;
+  const settings = hostSettings(room);
   const custom = Array.isArray(settings.roles);
   const counts = custom
     ? ROLES.map((role) => settings.roles.filter((r) => r === role).length)
@@ -447,7 +466,7 @@ let variantsOpen = false; // the host opened the variants: redraws keep them ope
 
 /** The rule variants: each Ruleset option as a select (`variant`, `data-option`). */
 function variantFields(room, put) {
-  const ruleset = room.lobby.settings.ruleset || {};
+  const ruleset = hostSettings(room).ruleset || {};
   return h(
     'details',
     { class: 'variants', open: variantsOpen, ontoggle: (event) => (variantsOpen = event.target.open) },
@@ -467,7 +486,7 @@ function variantFields(room, put) {
             data: { option },
             onchange: (event) => {
               const value = JSON.parse(event.target.value);
-              const next = { ...ruleset };
+              const next = { ...(hostSettings(room).ruleset || {}) }; // (a change a moment ago too)
               if (value === values[0]) delete next[option];
               else next[option] = value;
               put('variant', { ruleset: next });
