@@ -56,6 +56,43 @@ def _count(tab: Tab, role: Role) -> Any:
     return tab.page.locator(f'{tid("role-count")}[data-role="{role.value}"]')
 
 
+def _custom_room_of_nine(live: Live, tabs: Tabs) -> tuple[Tab, str]:
+    """A host's room of nine seats (the host and eight bots) with a custom setup (R-03)
+    whose counts can be typed: (the host's page, the room code)."""
+    host = tabs.open("Ana")
+    code = create_room(host, "Ana")
+    seats = host.el("seat-list").locator(tid("seat-item"))
+    for count in range(2, 10):
+        host.el("add-bot").click()
+        expect(seats).to_have_count(count)
+    host.el("setup-custom").check()
+    _until_room(live, code, lambda r: r["settings"].get("roles") is not None, "a custom setup")
+    expect(_count(host, Role.CITIZEN)).to_be_enabled()
+    return host, code
+
+
+class _SlowSettings:
+    """A slow network for a page's settings changes: each is held on its way (``held``)
+    while ``holding``, until the test lands it (:meth:`land`); once not holding, the
+    next go through at once."""
+
+    def __init__(self, tab: Tab, code: str) -> None:
+        self.held: list[Route] = []
+        self.holding = True
+        tab.page.route(f"**/api/rooms/{code}/settings", self._route)
+
+    def _route(self, route: Route) -> None:
+        if self.holding and route.request.method == "PUT":
+            self.held.append(route)
+        else:
+            route.continue_()
+
+    @staticmethod
+    def land(route: Route) -> None:
+        """The request reaches the server now, and its answer the page."""
+        route.fulfill(response=route.fetch())
+
+
 def test_R02_R03_the_hosts_setup_reaches_the_room(live: Live, tabs: Tabs) -> None:
     """The host adds bots (the menu offers every kind the server seats), removes seats (a
     double tap on a ✕ removes one), picks a rule variant (R-25 forced vote), sets the
@@ -139,26 +176,10 @@ def test_quick_changes_to_the_setup_reach_the_server_in_the_order_made(
     Each change sends the whole setup, so the server must get them in the order made:
     here the network holds the first until the second could have overtaken it (requests
     on two connections are not ordered), and the room ends with the host's last setup."""
-    host = tabs.open("Ana")
-    code = create_room(host, "Ana")
-    seats = host.el("seat-list").locator(tid("seat-item"))
-    for count in range(2, 10):
-        host.el("add-bot").click()
-        expect(seats).to_have_count(count)
-    host.el("setup-custom").check()
-    _until_room(live, code, lambda r: r["settings"].get("roles") is not None, "a custom setup")
-    expect(_count(host, Role.CITIZEN)).to_be_enabled()
+    host, code = _custom_room_of_nine(live, tabs)
 
-    held: list[Route] = []
-    holding = True
-
-    def hold(route: Route) -> None:
-        if holding and route.request.method == "PUT":
-            held.append(route)
-        else:
-            route.continue_()
-
-    host.page.route(f"**/api/rooms/{code}/settings", hold)
+    network = _SlowSettings(host, code)
+    held = network.held
     _count(host, Role.CITIZEN).fill("1")
     _count(host, Role.CITIZEN).press("Tab")
     until_routed(host, lambda: held, "the first change")
@@ -166,9 +187,9 @@ def test_quick_changes_to_the_setup_reach_the_server_in_the_order_made(
     _count(host, Role.CORRUPT_POLITICIAN).press("Tab")
     expect(_count(host, Role.CORRUPT_POLITICIAN)).to_have_value("3")
     # whatever the page has sent by now lands newest first, each before the next
-    holding = False
+    network.holding = False
     for route in reversed(list(held)):
-        route.fulfill(response=route.fetch())
+        network.land(route)
     want = {"good_politician": 2, "corrupt_politician": 3, "citizen": 1}
     want |= {"lawyer": 1, "ombudsperson": 1, "coa": 1}
     _until_room(live, code, lambda r: Counter(r["settings"]["roles"]) == want, "the last", host)
@@ -183,35 +204,18 @@ def test_quick_changes_then_start_start_the_game_the_host_set(live: Live, tabs: 
     showing the host's changes (not the room's older setup, which the next change would
     read and send back); each variant builds on the one before; and Start goes after the
     changes made before it: the game starts with all of them (R-03, R-21, R-25)."""
-    host = tabs.open("Ana")
-    code = create_room(host, "Ana")
-    seats = host.el("seat-list").locator(tid("seat-item"))
-    for count in range(2, 10):
-        host.el("add-bot").click()
-        expect(seats).to_have_count(count)
-    host.el("setup-custom").check()
-    _until_room(live, code, lambda r: r["settings"].get("roles") is not None, "a custom setup")
-    expect(_count(host, Role.CITIZEN)).to_be_enabled()
+    host, code = _custom_room_of_nine(live, tabs)
     host.page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
 
-    held: list[Route] = []
-    holding = True
-
-    def hold(route: Route) -> None:
-        if holding and route.request.method == "PUT":
-            held.append(route)
-        else:
-            route.continue_()
-
-    host.page.route(f"**/api/rooms/{code}/settings", hold)
+    network = _SlowSettings(host, code)
+    held = network.held
     _count(host, Role.CITIZEN).fill("1")
     _count(host, Role.CITIZEN).press("Tab")
     until_routed(host, lambda: held, "the first change")
     _count(host, Role.CORRUPT_POLITICIAN).fill("3")
     _count(host, Role.CORRUPT_POLITICIAN).press("Tab")
     host.page.locator(tid("role-count")).first.evaluate("(el) => { el.dataset.drawn = 'before'; }")
-    first = held.pop(0)
-    first.fulfill(response=first.fetch())  # the first lands; its answer redraws the room
+    network.land(held.pop(0))  # the first lands; its answer redraws the room
     expect(host.page.locator("[data-drawn]")).to_have_count(0)
     expect(_count(host, Role.CORRUPT_POLITICIAN)).to_have_value("3")  # the host's, still
     expect(_count(host, Role.CITIZEN)).to_have_value("1")
@@ -219,9 +223,9 @@ def test_quick_changes_then_start_start_the_game_the_host_set(live: Live, tabs: 
     host.page.locator(variant % "auto_jail_mode").select_option('"forced_vote"')
     host.page.locator(variant % "lawyer_consecutive").select_option('"allowed"')
     host.el("start-game").click()
-    holding = False  # the rest of the network is quick
+    network.holding = False  # the rest of the network is quick
     for route in held:
-        route.fulfill(response=route.fetch())
+        network.land(route)
     _until_room(live, code, lambda r: r["status"] != "lobby", "the start", host)
     game = wait_for_game(live, code)
     dealt = Counter(role.value for role in roles_of(game).values())
