@@ -34,6 +34,7 @@ from playwright.sync_api import (
 
 from korapsyon.rules import Game
 from korapsyon.rules.roles import Role
+from korapsyon.rules.steps import DEFAULT_DURATIONS
 from tests.server.live import Live
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -41,6 +42,9 @@ PHONE = ViewportSize(width=390, height=844)
 DESKTOP = ViewportSize(width=1280, height=800)
 FAST = {"bot_delay": [0.0, 0.05], "timers": False}
 """Room settings for tests: bots answer at once, steps wait for every decision."""
+HOUR_TIMERS = {"timers": True, "durations": {step.value: 3600 for step in DEFAULT_DURATIONS}}
+"""Room settings (with FAST) for tests of what a clock shows: every step's timer shows,
+and none runs out within a test."""
 WAIT_MS = 30_000  # generous: CI machines are slow, and nothing here measures speed
 expect.set_options(timeout=WAIT_MS)
 

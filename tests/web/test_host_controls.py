@@ -17,10 +17,12 @@ from typing import Any
 
 from playwright.sync_api import WebSocketRoute, expect
 
-from korapsyon.rules.steps import DEFAULT_DURATIONS, Step
+from korapsyon.rules.steps import Step
 from korapsyon.selfplay import table
 from tests.server.live import Live, add_bots, start
 from tests.web.harness import (
+    FAST,
+    HOUR_TIMERS,
     Tabs,
     api_room,
     api_seat,
@@ -82,8 +84,7 @@ def test_a_refused_end_of_the_discussion_gives_the_button_back(live: Live, tabs:
     pauses the timer) before the server answers; the server refuses it (as when the step
     has just moved on): the button now on the page is enabled again, not left disabled
     for the rest of the discussion (R-35)."""
-    hour = {step.value: 3600 for step in DEFAULT_DURATIONS}
-    code, host_token = api_room(live, {"bot_delay": [0.0, 0.05], "durations": hour})
+    code, host_token = api_room(live, FAST | HOUR_TIMERS)
     kept = api_seat(live, code, "Ana")
     kept["host_token"] = host_token
     held: list[tuple[WebSocketRoute, int]] = []

@@ -15,11 +15,11 @@ from typing import Any
 from playwright.sync_api import expect
 
 from korapsyon.rules.roles import Role
-from korapsyon.rules.steps import DEFAULT_DURATIONS
 from korapsyon.selfplay import table
 from tests.server.live import Live, start
 from tests.web.harness import (
     FAST,
+    HOUR_TIMERS,
     Tab,
     Tabs,
     api_room,
@@ -34,8 +34,6 @@ from tests.web.harness import (
 from tests.web.scripted import Seats, catalog, names_tokens, open_phone, plain
 
 NAMES = table(9)
-HOUR = {"timers": True, "durations": {step.value: 3600 for step in DEFAULT_DURATIONS}}
-"""Timers that show (the cover has the night's) and never run out in the test."""
 
 
 def _grid_option(tab: Tab, name: str | None) -> Any:
@@ -47,7 +45,7 @@ def test_R21_R70_the_night_falls_alike_and_a_refused_name_says_why_in_the_card(
     live: Live, tabs: Tabs
 ) -> None:
     words = catalog("en")
-    code, host_token = api_room(live, FAST | HOUR)
+    code, host_token = api_room(live, FAST | HOUR_TIMERS)
     tokens = names_tokens(live, code, NAMES)
     start(live, code, host_token)
     wait_for_game(live, code)

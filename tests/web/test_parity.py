@@ -14,6 +14,8 @@ from korapsyon.rules.roles import Role
 from korapsyon.selfplay import table
 from tests.server.live import Live, start
 from tests.web.harness import (
+    FAST,
+    HOUR_TIMERS,
     Tab,
     Tabs,
     api_room,
@@ -137,9 +139,10 @@ HELD = """() => {
 TITLES_CUT = """(titles) => {
   const title = document.querySelector('[data-testid="step-title"]');
   const timer = document.querySelector('[data-testid="timer"]');
+  if (!timer.offsetWidth) return ['(no clock beside the title: nothing measured)'];
   const shown = title.textContent;
   const clock = timer.textContent;
-  timer.textContent = '⏱ 9:59';  // (a room with timers: the clock takes its room beside)
+  timer.textContent = '⏱ 9:59';  // (the widest a step's clock gets, beside the title)
   const cut = titles.filter((text) => {
     title.textContent = text;
     return title.scrollHeight > title.clientHeight + 1 || title.scrollWidth > title.clientWidth + 1;
@@ -194,9 +197,9 @@ def test_R70_sixteen_long_names_on_360x640_phones_fit_alike_for_every_role(
     phone's night screen has the same structure, the same boxes and the same page height
     (R-70), every name and plan letter fits its button whole, the first row of names shows
     above Confirm, which is on screen without scrolling, on one line, under no other
-    element. A short tap on the role card says "hold
-    longer", alike on every phone."""
-    code, host_token = api_room(live)
+    element; every step title fits beside the clock. A short tap on the role card says
+    "hold longer", alike on every phone."""
+    code, host_token = api_room(live, FAST | HOUR_TIMERS)  # (the clocks show, as at a table)
     tokens = {name: api_seat(live, code, name) for name in LONG_NAMES}
     start(live, code, host_token)
     wait_for_game(live, code)
