@@ -83,7 +83,7 @@ def test_R35_claims_are_made_only_in_the_discussion() -> None:
     assert game.claim_choices("Hugo") == []
 
 
-def test_R35_a_coa_silenced_by_suhol_cannot_claim() -> None:
+def test_R35_a_coa_silenced_by_suhol_cannot_claim_though_the_screen_looks_alike() -> None:
     game = table()
     night(game)  # Year 1: nothing happens
     elect(game, "Ana")
@@ -94,7 +94,12 @@ def test_R35_a_coa_silenced_by_suhol_cannot_claim() -> None:
     project(game, "S1", ["Hugo"], support=0)
     assert game.claim_choices("Gil") == []
     assert player_view(game, "Gil")["you"]["muted"] is True
-    assert player_view(game, "Gil")["you"]["claims"] == []
+    # the screen offers the same claims as any active player's, refused when made: no
+    # missing row of buttons points at the COA (R-06; the mute is told in the held card)
+    shown = player_view(game, "Gil")["you"]["claims"]
+    others = player_view(game, "Hugo")["you"]["claims"]
+    assert [c["options"]["claim"] for c in shown] == [c["options"]["claim"] for c in others]
+    assert shown != []
     with pytest.raises(IllegalActionError) as info:
         game.apply(Claim(player="Gil", claim="audit", kickback=True))
     assert (info.value.code, info.value.rule) == ("muted", "R-35")

@@ -144,6 +144,23 @@ def claim_choices(state: GameState, seat: int) -> list[Choice]:
     """The claims a seat may make now: talk in the discussion, apart from the decisions."""
     if state.step is not Step.DISCUSSION or claim_refusal(state, seat):
         return []
+    return _claim_menu(state, seat)
+
+
+def claims_shown(state: GameState, seat: int) -> list[Choice]:
+    """The claims a seat's screen offers now: those it may make, and to the COA silenced by
+    Suhol the same, refused when made (R-35): an active player's screen in the discussion
+    looks alike whatever the role, so that a missing row of buttons does not point at the
+    COA (R-06; the mute is told in the held card)."""
+    if state.step is not Step.DISCUSSION:
+        return []
+    refusal = claim_refusal(state, seat)
+    if refusal is not None and refusal[0] != "muted":
+        return []
+    return _claim_menu(state, seat)
+
+
+def _claim_menu(state: GameState, seat: int) -> list[Choice]:
     others = tuple(name for s, name in enumerate(state.players) if s != seat)
     return [
         Choice("claim", {"claim": ("role",), "role": tuple(Role)}),

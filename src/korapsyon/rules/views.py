@@ -23,7 +23,7 @@ from typing import Any
 
 from .actions import ACTION_TYPES, HOST
 from .cards import CARDS
-from .choices import Choice
+from .choices import Choice, claims_shown
 from .events import (
     CORRUPT,
     EVERYONE,
@@ -443,7 +443,7 @@ def _you(game: Game, seat: int, scan: ViewTracker) -> dict[str, Any]:
         "to_act": seat in game.to_act,
         "submitted": None if pending is None else pending.to_wire(),
         "choices": [_choice(c) for c in game.choices(name)],
-        "claims": [_choice(c) for c in game.claim_choices(name)],
+        "claims": [_choice(c) for c in claims_shown(game, seat)],  # muted, alike)
         "investigation": scan.note("investigation"),
         "audit": scan.note("audit"),
         "muted": bool(scan.note("muted")),
