@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from korapsyon.rules.actions import Elect
 from korapsyon.rules.cards import CARDS
 from korapsyon.selfplay import table
 from tests.server.live import Live, start
@@ -81,7 +82,8 @@ def test_R33_R34_R36_every_ballot_names_what_it_decides(live: Live, tabs: Tabs, 
     name broken mid-word at 360 px) and names a committee for it, on which she then votes:
     her committee ballot names the card, its cost and what passing and failing do (R-34).
     Ben, not asked, is told who is deciding what; at the jail vote both ballots say the
-    President cannot be jailed (R-33, R-36)."""
+    President cannot be jailed (R-33, R-36). A name tapped after voting is not taken for
+    the vote: the ballot says it is not sent."""
     words = catalog(lang)
     code, host_token = api_room(live)
     tokens = names_tokens(live, code, NAMES)
@@ -111,6 +113,19 @@ def test_R33_R34_R36_every_ballot_names_what_it_decides(live: Live, tabs: Tabs, 
         ].replace("{term}", TERM)
         _choose(tab, "Ana")
         _confirm(tab)
+    # Ben taps another answer after voting (abstain): his phone says it is not sent and
+    # that the vote confirmed still counts, until he sends it or taps back
+    status = ben.el("ballot-status")
+    expect(status).to_have_attribute("data-state", "waiting")
+    _choose(ben, None)
+    expect(status).to_have_attribute("data-state", "unsent")
+    expect(status).to_contain_text(words["ballot.unsent"])
+    expect(confirm_button(ben)).to_be_enabled()
+    game = live.game(code)
+    counted = game.pending[game.seat("Ben")]
+    assert isinstance(counted, Elect) and counted.candidate == "Ana"  # (what counts)
+    _choose(ben, "Ana")
+    expect(status).to_have_attribute("data-state", "waiting")
 
     seats.until(lambda: _step(live, code) == "pick_project", _policy)
     offered = list(live.game(code).offered or ())

@@ -208,7 +208,7 @@ export class Decisions {
           ? h('p', { testid: 'barred-note', id: 'barred-note', class: 'barred-note', role: 'status', hidden: this.barredTap !== key, text: `✋ ${t('night.barred')}` })
           : null,
         this.confirmButton(view, choice, draft, key),
-        this.status(view, key),
+        this.status(view, key, this.unsent(view, choice, draft)),
       ),
     );
   }
@@ -338,10 +338,16 @@ export class Decisions {
   }
 
   // ---------------------------------------------------------------- sending
+  /** Whether a choice was confirmed and the screen now shows another, not sent. */
+  unsent(view, choice, draft) {
+    const submitted = view.you.submitted;
+    return Boolean(submitted) && JSON.stringify(strip(submitted)) !== JSON.stringify(strip(this.actionOf(view, choice, draft)));
+  }
+
   confirmButton(view, choice, draft, key) {
     const action = this.actionOf(view, choice, draft);
     const submitted = view.you.submitted;
-    const same = submitted && JSON.stringify(strip(submitted)) === JSON.stringify(strip(action));
+    const same = submitted && !this.unsent(view, choice, draft);
     const ready = Object.entries(choice.options).every(([field]) =>
       choice.pick ? (draft[field] || []).length === choice.pick : field in draft && draft[field] !== undefined,
     );
@@ -402,9 +408,10 @@ export class Decisions {
   /**
    * `ballot-status`: choosing, offline (choosing, not connected), queued (confirmed while
    * not connected: sent when the connection is back), sent (no answer yet), refused (and
-   * why) or waiting (for N others).
+   * why), unsent (a choice was confirmed, and the screen now shows another: the confirmed
+   * one still counts) or waiting (for N others).
    */
-  status(view, key) {
+  status(view, key, unsent) {
     const submitted = view.you.submitted;
     const ballot = view.ballot || {};
     let state = 'choosing';
@@ -418,6 +425,9 @@ export class Decisions {
     } else if (this.sending === key) {
       state = 'sent';
       text = t('ballot.sent');
+    } else if (unsent) {
+      state = 'unsent'; // (not "received": what the screen shows is not what counts)
+      text = t('ballot.unsent');
     } else if (submitted) {
       state = 'waiting';
       if (view.step === 'hidden' || ballot.cast === undefined) text = t('ballot.night_waiting');
@@ -429,7 +439,7 @@ export class Decisions {
       state = 'offline';
       text = t('ballot.offline');
     }
-    const icon = { choosing: '✏', offline: '⚠', queued: '⚠', refused: '⚠', sent: '📤', waiting: '⏳' }[state];
+    const icon = { choosing: '✏', offline: '⚠', queued: '⚠', refused: '⚠', sent: '📤', unsent: '⚠', waiting: '⏳' }[state];
     return h('p', { testid: 'ballot-status', class: `ballot-status ${state}`, role: 'status', data: { state }, text: `${icon} ${text}` });
   }
 }
