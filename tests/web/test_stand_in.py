@@ -1,6 +1,7 @@
 """Phones die at parties (issue #18): the host hands the seat of a phone that went away to a
 bot, which plays from that seat's view; the moment the phone comes back its player has
-the seat again; the table reads both in the timeline."""
+the seat again; the table reads both in the timeline. A phone whose seat a bot took says
+so, and how to have it back."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import time
 
 from playwright.sync_api import expect
 
-from korapsyon.rules.steps import Step
+from korapsyon.rules.steps import DEFAULT_DURATIONS, Step
 from tests.server.live import Live, add_bots, start
 from tests.web.harness import (
     WAIT_MS,
@@ -25,6 +26,7 @@ from tests.web.harness import (
     wait_after_confirm,
     wait_for_game,
 )
+from tests.web.scripted import catalog
 
 HANDED = re.compile("The host handed \u2068?Ben\u2069?'s seat to a bot")  # (names isolated)
 BACK = re.compile("\u2068?Ben\u2069? is back")
@@ -96,4 +98,35 @@ def test_a_dropped_phone_gets_its_seat_back(live: Live, tabs: Tabs) -> None:
     assert any('"elect"' in frame for frame in ben.sent)  # his own vote, from his phone
     expect(ana.el("timeline").locator(tid("timeline-entry"))).not_to_have_count(0)
     expect(ana.el("timeline")).to_contain_text(BACK)
+    tabs.assert_clean()
+
+
+def test_a_phone_whose_seat_a_bot_took_says_so_and_how_to_have_it_back(
+    live: Live, tabs: Tabs
+) -> None:
+    """Ben's phone stays connected, but two of his decisions in a row go by (the night and
+    the stand, each to its timer's default, R-72): a bot takes his seat (RULINGS), and his
+    phone says so in its status bar, and how to have it back; a message from him gives it back,
+    and the line goes."""
+    words = catalog("en")
+    quick = {"hidden": 0.5, "stand": 0.5}  # (the two steps Ben lets go by)
+    durations = {step.value: 3600.0 for step in DEFAULT_DURATIONS} | quick
+    code, host_token = api_room(live, {"bot_delay": [0.0, 0.05], "durations": durations})
+    ben_seat = api_seat(live, code, "Ben")
+    ben = tabs.open("Ben", f"/play?room={code}", storage={f"korapsyon:{code}": ben_seat})
+    add_bots(live, code, host_token, 8)
+    start(live, code, host_token)
+    wait_for_game(live, code)
+    mine = ben.el("bar-note")
+    expect(ben.el("night-screen")).to_be_visible()
+    expect(mine).to_be_hidden()
+    expect(mine).to_be_visible()  # (once the stand has gone by too; in the bar, in sight)
+    expect(mine).to_have_text(f"🤖 {words['standin.mine']}")
+    expect(mine).to_be_in_viewport()
+    session = live.hub.rooms[code].session
+    assert session is not None and "Ben" in session.bots
+    ben.el("chat-input").fill("Sorry, I'm back")
+    ben.el("chat-input").press("Enter")
+    expect(mine).to_be_hidden()
+    assert "Ben" not in session.bots
     tabs.assert_clean()

@@ -2,8 +2,8 @@
  * The status bar: a strip that sticks to the top of the screen on the phone, the grimoire
  * and the lobby, so that what is going on and what went wrong are never scrolled away -
  * what the page puts in it (the phone: the step and the timer; the grimoire: the Year, the
- * step and the timer), the connection, who the table is waiting for, and the page-wide
- * error line. On the board it sits in the top row (the board fits its screen).
+ * step and the timer), the connection, who the table is waiting for, a note about the
+ * page's own seat, and the page-wide error line. On the board it sits in the top row (the board fits its screen).
  *
  * R-70: the bar is the same on every phone, whatever the role: the same elements, and
  * words drawn from public facts only; in the Hidden Phase every phone says the same
@@ -30,6 +30,7 @@ export function buildBar(kind, header) {
       h('span', { testid: 'connection', class: 'connection', role: 'status', data: { state: 'closed' }, hidden: kind === 'lobby' }),
     ),
     h('p', { class: 'bar-line', hidden: true }, h('span', { class: 'bar-own' }), h('span', { testid: 'bar-waiting', class: 'bar-waiting' })),
+    h('p', { testid: 'bar-note', class: 'bar-note', role: 'status', hidden: true }),
     h('p', { testid: 'error', class: 'error', role: 'alert', hidden: true }),
   );
   if (kind === 'board') header.querySelector('.top-tools').before(bar);
@@ -56,6 +57,18 @@ export function setWaiting(text) {
   if (!el || el.textContent === text) return;
   el.textContent = text;
   showLine();
+}
+
+/**
+ * A note about this page's own seat that stays while it holds ('' for none): a bot plays
+ * the seat meanwhile, and how to have it back. (The table is told too: it says nothing
+ * about a role, R-70.)
+ */
+export function setNote(text) {
+  const el = byTestId('bar-note');
+  if (!el || el.textContent === text) return;
+  el.textContent = text;
+  el.hidden = !text;
 }
 
 function showLine() {

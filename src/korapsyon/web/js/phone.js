@@ -6,7 +6,7 @@
  * the discussion (R-35).
  */
 
-import { setBar, setWaiting, waitingText } from './bar.js';
+import { setBar, setNote, setWaiting, waitingText } from './bar.js';
 import { Fold, byTestId, h, renderIfChanged } from './dom.js';
 import { language, stepTitle, t } from './i18n.js';
 import { Decisions, whoDecides } from './decide.js';
@@ -101,6 +101,10 @@ class Phone {
     this.countdown.set(room.timer);
     if (you) this.roleCard.update(view, room.timeline);
     this.roleCard.element.hidden = view.status === 'finished'; // every role is shown now
+    // a bot plays this seat (two decisions went by): said in the bar, never scrolled
+    // away, with how to have it back (the table is told too, in its timeline)
+    const standIn = Boolean(you && view.status !== 'finished' && room.lobby?.seats?.find((s) => s.name === you.name)?.stand_in);
+    setNote(standIn ? `🤖 ${t('standin.mine')}` : '');
     this.nudge(view);
     this.news.update(room.fresh);
     // (last Year's news: told as night falls; at the end, the end screen tells it)
