@@ -238,6 +238,32 @@ def test_quick_changes_then_start_start_the_game_the_host_set(live: Live, tabs: 
     tabs.assert_clean()
 
 
+def test_a_person_is_removed_only_once_the_host_confirms(live: Live, tabs: Tabs) -> None:
+    """The host's own seat has no ✕ (a stray tap took the host out of their own room); a
+    person's ✕ asks first, in the row ("Keep" / "Remove"), and a double tap on ✕ removes
+    nobody; "Keep" leaves the seat, "Remove" removes it (a bot's ✕ removes at once, above)."""
+    host = tabs.open("Ana")
+    code = create_room(host, "Ana")
+    guest = tabs.open("Ben")
+    join_by_link(guest, f"/?room={code}", "Ben", code)
+    seats = host.el("seat-list").locator(tid("seat-item"))
+    expect(seats).to_have_count(2)
+    ana, ben = (host.page.locator(f'{tid("seat-item")}[data-name="{n}"]') for n in ("Ana", "Ben"))
+    expect(ana.locator(tid("remove-seat"))).to_have_count(0)
+    ben.locator(tid("remove-seat")).dblclick()
+    expect(ben.locator(tid("remove-keep"))).to_be_visible()
+    expect(ben.locator(tid("remove-confirm"))).to_be_visible()
+    assert [s["name"] for s in _room(live, code)["seats"]] == ["Ana", "Ben"]
+    ben.locator(tid("remove-keep")).click()
+    expect(ben.locator(tid("remove-seat"))).to_be_visible()
+    ben.locator(tid("remove-seat")).click()
+    ben.locator(tid("remove-confirm")).click()  # (once it takes taps)
+    expect(seats).to_have_count(1)
+    _until_room(live, code, lambda r: [s["name"] for s in r["seats"]] == ["Ana"], "Ben gone")
+    expect(guest.el("app")).to_contain_text("not in this room")
+    tabs.assert_clean()
+
+
 def test_publishing_the_record_is_the_host_s_choice_made_before_everyone(
     live: Live, tabs: Tabs
 ) -> None:

@@ -116,6 +116,7 @@ export class RoomState {
     this.settingsDraft = null; // the host's settings as last sent, while any is unanswered (waiting.js)
     this.settingsSending = 0; // the host's settings changes made and not answered yet
     this.settingsSent = Promise.resolve(); // the last of them: the next one goes after it
+    this.removing = null; // the person whose removal the host is asked to confirm (waiting.js)
     this.connection = 'closed'; // what the bar says: open, syncing or closed
     this.synced = false; // the current connection's view (or waiting room) has arrived
     this.everOpen = false;

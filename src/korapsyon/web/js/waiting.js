@@ -117,7 +117,7 @@ export function drawWaiting(slot, room, tokens) {
   slot.hidden = !waiting;
   if (waiting) {
     const hostToken = room.welcome?.host ? tokens.host_token : null;
-    renderIfChanged(slot, [language(), room.lobby, room.settingsDraft, room.lobbyErrors, room.refusals], () => waitingRoom(room, hostToken));
+    renderIfChanged(slot, [language(), room.lobby, room.settingsDraft, room.removing, room.lobbyErrors, room.refusals], () => waitingRoom(room, hostToken));
   }
   return waiting;
 }
@@ -177,22 +177,64 @@ function seatList(room, hostToken, request) {
           h('bdi', { class: 'name', text: seat.name }),
           seat.name === mySeat ? h('span', { class: 'tag', text: t('waiting.you') }) : null,
           h('span', { class: 'muted-text', text: seat.bot ? t(`bot.${seat.bot}`) : seat.connected ? t('waiting.here') : t('waiting.away') }),
-          hostToken
-            ? h('button', {
-                type: 'button',
-                testid: 'remove-seat',
-                class: 'small danger',
-                'aria-label': t('waiting.remove', { name: seat.name }),
-                text: '✕',
-                disabled: seatsSettling,
-                onclick: () => removeSeat(request, lobby.code, seat, hostToken),
-              })
-            : null,
+          // (never on the host's own seat: one stray tap would take the host out of the room)
+          hostToken && seat.name !== mySeat ? removeControls(room, request, seat, hostToken) : null,
         ),
       ),
     ),
     fieldError(room, 'seat'),
   );
+}
+
+/**
+ * The host's ✕ on a seat. A bot goes at once (it is added again as quickly); a person only
+ * once the host confirms, in the row itself ("Remove" / "Keep"), and "Remove" takes taps
+ * only a moment after it appears: a double tap on ✕ removes nobody.
+ */
+function removeControls(room, request, seat, hostToken) {
+  const code = room.lobby.code;
+  if (!seat.bot && room.removing === seat.name) {
+    const remove = h('button', {
+      type: 'button',
+      testid: 'remove-confirm',
+      class: 'small danger',
+      'aria-label': t('waiting.remove', { name: seat.name }),
+      text: t('waiting.remove_yes'),
+      disabled: true,
+      onclick: () => {
+        room.removing = null;
+        removeSeat(request, code, seat, hostToken);
+      },
+    });
+    setTimeout(() => (remove.disabled = seatsSettling), SEAT_SETTLE_MS);
+    const keep = h('button', {
+      type: 'button',
+      testid: 'remove-keep',
+      class: 'small',
+      text: t('waiting.remove_keep'),
+      onclick: () => {
+        room.removing = null;
+        room.render('seat');
+      },
+    });
+    return h('span', { class: 'remove-ask' }, keep, remove);
+  }
+  return h('button', {
+    type: 'button',
+    testid: 'remove-seat',
+    class: 'small danger',
+    'aria-label': t('waiting.remove', { name: seat.name }),
+    text: '✕',
+    disabled: seatsSettling,
+    onclick: () => {
+      if (seat.bot) {
+        removeSeat(request, code, seat, hostToken);
+        return;
+      }
+      room.removing = seat.name;
+      room.render('seat');
+    },
+  });
 }
 
 // A removal moves the seats after it up, under the host's finger: while one is being made,
