@@ -1,16 +1,19 @@
 """The end of a game at a party table (issue #18): every phone says "You won" / "You lost"
-in words of its team, and the host plays again with one tap: every page of the table
-(phones, the board, a spectator) moves to the new game by itself, in the same seats, with
-a new deal."""
+in words of its team (and why Good won when both targets fell in one Year, R-50), and the
+host plays again with one tap: every page of the table (phones, the board, a spectator)
+moves to the new game by itself, in the same seats, with a new deal."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, expect
 
+from korapsyon.rules.roles import Role
+from korapsyon.selfplay import table
 from korapsyon.server.shards import Shards
 from tests.server.live import Live, add_bots, free_port, running, start
 from tests.web.harness import (
@@ -24,6 +27,7 @@ from tests.web.harness import (
     tid,
     wait_for_game,
 )
+from tests.web.scripted import Seats, catalog, names_tokens, open_phone, plain, quiet
 
 QUICK = {"timers": False, "bot_delay": [0.0, 0.05], "ruleset": {"max_years": 1}}
 """Bots answer at once; the game stops at the end of Year 1 (R-51)."""
@@ -144,3 +148,47 @@ def test_the_table_follows_a_rematch_to_another_worker_s_origin(
             tabs.assert_clean()
         finally:
             tabs.close()
+
+
+def test_R50_both_targets_in_one_year_the_end_says_why_good_wins(live: Live, tabs: Tabs) -> None:
+    """Both targets are reached at the end of Year 1 (a table with targets of 1: a steal
+    and an approved project): Good wins, its goal being checked first (R-50), and the end
+    says so, to the table and in a Corrupt player's own words (whose Fund is over its line
+    on the chart: "the Good team stopped the Corrupt" would read as a wrong result)."""
+    words = catalog("en")
+    ruleset = {"public_spending_target": 1, "corruption_fund_target": 1}
+    code, host_token = api_room(live, QUICK | {"ruleset": ruleset})
+    tokens = names_tokens(live, code, table(9))
+    seats = Seats(live, code, host_token, tokens)
+    start(live, code, host_token)
+    game = wait_for_game(live, code)
+
+    def policy(name: str, view: dict[str, Any]) -> dict[str, Any] | None:
+        """Every free Corrupt steals; everyone stands; the committee supports."""
+        action = quiet(name, view)
+        kind = action["action"]
+        if kind == "corrupt":
+            action["nakaw"] = True
+        elif kind == "stand":
+            action["stand"] = True
+        elif kind == "elect":
+            action["candidate"] = view["you"]["choices"][0]["options"]["candidate"][-1]
+        elif kind == "committee_vote":
+            action["support"] = True
+        return action
+
+    seats.until(lambda: game.outcome is not None, policy)
+    assert game.outcome is not None and game.outcome.winner == "good"
+    assert game.corruption_fund >= game.corruption_fund_target  # (both, R-50)
+    seats.close()
+    corrupt = next(n for n, r in roles_of(game).items() if r is Role.CORRUPT_POLITICIAN)
+    phone = open_phone(tabs, code, corrupt, tokens[corrupt])
+    reason = phone.el("win-reason")
+    expect(reason).to_have_attribute("data-both", "true")
+    expect(reason).to_contain_text(words["end.reason.both"])
+    mine = phone.el("my-result")
+    expect(mine).to_have_attribute("data-result", "lost")
+    role = words["role.corrupt_politician"]
+    said = words["end.mine.lost.bad_both"].replace("{role}", role)
+    assert said in plain(mine.text_content())  # (the role's name isolated: plain)
+    tabs.assert_clean()

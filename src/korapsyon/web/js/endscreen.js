@@ -41,7 +41,7 @@ export function endScreen(room, view) {
         'div',
         { class: 'table-result' },
         h('h2', { testid: 'winner', data: { team: winner }, class: `winner team-${winner}` }, `${WIN_ICONS[winner] || ''} ${t(`end.winner.${winner}`)}`),
-        h('p', { testid: 'win-reason', class: 'win-reason', text: t(`end.reason.${reason}`) }),
+        h('p', { testid: 'win-reason', class: 'win-reason', data: { both: String(bothReached(view)) }, text: bothReached(view) ? `${t(`end.reason.${reason}`)} ${t('end.reason.both')}` : t(`end.reason.${reason}`) }),
       ),
       h(
         'div',
@@ -114,6 +114,17 @@ function fold(name, body) {
 }
 
 /**
+ * Whether the Corruption Fund reached its target too in the Year Public Spending did: the
+ * Good team wins, its goal being checked first (R-50), and the end says so (a Corrupt
+ * player who sees the Fund over its line would think the result wrong).
+ */
+function bothReached(view) {
+  const fund = view.reveal?.trackers?.at(-1)?.corruption_fund;
+  const target = view.targets?.corruption_fund;
+  return view.outcome.reason === 'public_spending' && fund !== undefined && target !== undefined && fund >= target;
+}
+
+/**
  * This player's own result, in words of their team (a phone with a seat only): won,
  * lost, or, for a draw, what that means; and the role they played.
  */
@@ -126,7 +137,7 @@ function myResult(view) {
     'div',
     { testid: 'my-result', class: `my-result ${result} team-${you.team}`, data: { result, team: you.team } },
     h('p', { class: 'my-headline', text: `${{ won: '🎉', lost: '😔', draw: '⚖' }[result]} ${t(`end.mine.${result}`)}` }),
-    h('p', { class: 'my-team', text: t(`end.mine.${result}.${you.team}`, { role: roleTitle(you.role), team: teamName(you.team) }) }),
+    h('p', { class: 'my-team', text: t(`end.mine.${result}.${you.team}${result === 'lost' && you.team === 'bad' && bothReached(view) ? '_both' : ''}`, { role: roleTitle(you.role), team: teamName(you.team) }) }),
   );
 }
 
