@@ -1,10 +1,11 @@
 """The pause between a Year's end and the next night, and barred choices that say why
 (#18), on 360x640 phones: when Year 2's night falls, a Lawyer's phone and a Citizen's are
 covered by the same account of the Year's end (the jail vote and its result), with the
-night's countdown (R-72), until tapped on (R-70); then each taps its own name, which the
-rules refuse tonight (R-21: the Lawyer protected themself last Year; a decoy's note is
-about someone else): both phones show the same neutral line in the same place, and only
-the held card says why, under the countdown."""
+night's countdown (R-72), until tapped on (R-70; the jailed player's phone says they sit
+the night out); then each taps its own name, which the rules refuse tonight (R-21: the
+Lawyer protected themself last Year; a decoy's note is about someone else): both phones
+show the same neutral line in the same place, and only the held card says why, under
+the countdown."""
 
 from __future__ import annotations
 
@@ -52,38 +53,42 @@ def test_R21_R70_the_night_falls_alike_and_a_refused_name_says_why_in_the_card(
     roles = roles_of(live.game(code))
     lawyer = next(n for n, r in roles.items() if r is Role.LAWYER)
     citizen = next(n for n, r in roles.items() if r is Role.CITIZEN)
-    seats = Seats(
-        live, code, host_token, {n: t for n, t in tokens.items() if n not in (lawyer, citizen)}
-    )
+    victim = next(n for n, r in roles.items() if r is Role.GOOD_POLITICIAN)  # (jailed)
+    mine = (lawyer, citizen, victim)
+    seats = Seats(live, code, host_token, {n: t for n, t in tokens.items() if n not in mine})
     phones = {name: open_phone(tabs, code, name, tokens[name]) for name in (lawyer, citizen)}
-    for tab in phones.values():
+    out = open_phone(tabs, code, victim, tokens[victim])
+    for tab in (*phones.values(), out):
         expect(tab.el("night-screen")).to_be_visible()
         expect(tab.el("nightfall")).to_have_count(0)  # not before the first night
 
     # Year 1: the Lawyer protects themself (R-21), the Citizen names nobody
     law = phones[lawyer]
     _grid_option(law, lawyer).click()
-    for tab in phones.values():
+    for tab in (*phones.values(), out):
         before = snapshot(tab)
         confirm_button(tab).click()
         wait_after_confirm(tab, before)
 
-    jailed: list[str] = []
+    jailed = [victim]
 
     def policy(name: str, view: dict[str, Any]) -> dict[str, Any] | None:
-        """The test's seats jail the first of them on the ballot (R-36)."""
+        """The test's seats jail the third phone's player (R-36)."""
         choice = view["you"]["choices"][0]
         if choice["action"] != "jail_vote":
             return None
-        if not jailed:
-            jailed.append(next(n for n in choice["options"]["target"] if n in seats.seats))
-        return {"action": "jail_vote", "player": name, "target": jailed[0]}
+        return {"action": "jail_vote", "player": name, "target": victim}
 
     def year_two() -> bool:
         game = live.game(code)
         return game.year == 2 and game.step is not None and game.step.value == "hidden"
 
-    seats.until(year_two, policy, phones=list(phones.values()), timeout=60)
+    seats.until(year_two, policy, phones=[*phones.values(), out], timeout=60)
+    assert live.game(code).status[live.game(code).seat(victim)].value == "suspended"
+    # the jailed player's pause says they sit the night out (public: the jail vote was)
+    expect(out.el("nightfall")).to_be_visible()
+    night = words["nightfall.next_out"].replace("{year}", "2")
+    expect(out.el("nightfall-next")).to_have_text(f"🌙 {night}")
 
     # the pause: the same account on both phones, until each is tapped on
     covers = []
@@ -94,6 +99,8 @@ def test_R21_R70_the_night_falls_alike_and_a_refused_name_says_why_in_the_card(
         news = tab.el("nightfall-news").locator("li")
         expect(news.and_(tab.page.locator("[data-kind='player_jailed']"))).to_have_count(1)
         expect(tab.el("nightfall-news")).to_contain_text(jailed[0])
+        night = words["nightfall.next"].replace("{year}", "2")
+        expect(tab.el("nightfall-next")).to_have_text(f"🌙 {night}")
         # the night's countdown, which the cover hides in the status bar (R-72): an hour
         expect(tab.el("nightfall-timer")).to_have_text(re.compile(r"^⏱ \d+:\d\d$"))
         assert int(tab.el("nightfall-timer").get_attribute("data-remaining") or 0) > 3000

@@ -160,8 +160,11 @@ def test_R50_both_targets_in_one_year_the_end_says_why_good_wins(live: Live, tab
     code, host_token = api_room(live, QUICK | {"ruleset": ruleset})
     tokens = names_tokens(live, code, table(9))
     seats = Seats(live, code, host_token, tokens)
+    watcher = tabs.open("spectator", f"/play?room={code}&spectate=1")
     start(live, code, host_token)
     game = wait_for_game(live, code)
+    expect(watcher.el("screen")).to_be_visible()
+    watcher.page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # (reading on)
 
     def policy(name: str, view: dict[str, Any]) -> dict[str, Any] | None:
         """Every free Corrupt steals; everyone stands; the committee supports."""
@@ -181,6 +184,7 @@ def test_R50_both_targets_in_one_year_the_end_says_why_good_wins(live: Live, tab
     assert game.outcome is not None and game.outcome.winner == "good"
     assert game.corruption_fund >= game.corruption_fund_target  # (both, R-50)
     seats.close()
+    expect(watcher.el("winner")).to_be_in_viewport()  # the end opens at its result
     corrupt = next(n for n, r in roles_of(game).items() if r is Role.CORRUPT_POLITICIAN)
     phone = open_phone(tabs, code, corrupt, tokens[corrupt])
     reason = phone.el("win-reason")

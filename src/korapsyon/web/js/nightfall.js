@@ -3,9 +3,10 @@
  * by sees the next Hidden Phase begin, it covers the night screen with what happened at
  * the end of the Year (the jail vote and its result, from the public timeline) and "Night
  * N falls: hold your card, then choose", until the player taps on, with the night's
- * countdown beside its title (the cover hides the status bar's). Built from public facts
- * only, so it is the same on every phone, whatever the role (R-70); a phone opened (or
- * reloaded) in the middle of a night goes straight to it.
+ * countdown beside its title (the cover hides the status bar's); a player who sits the
+ * night out (jailed, eliminated: public facts) is told so instead. Built from public facts
+ * only, so it is the same on every active phone, whatever the role (R-70); a phone opened
+ * (or reloaded) in the middle of a night goes straight to it.
  */
 
 import { h, modal } from './dom.js';
@@ -43,6 +44,8 @@ export class Nightfall {
 
   show(year, room) {
     const story = room.story();
+    const you = room.view.you;
+    const out = Boolean(you) && you.status !== 'active'; // (a spectator's: the players')
     const ended = year - 1;
     const entries = story.filter((e) => !e.private);
     const inEnded = entries.filter((e) => e.year === ended);
@@ -71,7 +74,8 @@ export class Nightfall {
         { class: 'overlay-box nightfall-box' },
         h('div', { class: 'nightfall-head' }, h('h2', { id: 'nightfall-title', text: t('nightfall.year_ended', { year: ended }) }), clock),
         h('ul', { testid: 'nightfall-news', class: 'nightfall-news' }, lines.map((entry) => h('li', { data: { kind: entry.kind }, text: entryText(entry) }))),
-        h('p', { class: 'nightfall-next', text: `🌙 ${t('nightfall.next', { year })}` }),
+        // (who sits the night out, jailed or eliminated, is public: their line says so)
+        h('p', { testid: 'nightfall-next', class: 'nightfall-next', text: `🌙 ${t(out ? 'nightfall.next_out' : 'nightfall.next', { year })}` }),
         go,
       ),
     );

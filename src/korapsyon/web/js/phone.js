@@ -112,6 +112,9 @@ class Phone {
     renderIfChanged(this.slots.end, [language(), view.status, view.outcome, room.timeline.length], () =>
       view.outcome ? endScreen(room, view) : [],
     );
+    const ending = view.status === 'finished' && !this.ended;
+    this.ended = view.status === 'finished';
+    if (ending) window.scrollTo(0, 0); // the result first (the page was wherever the game left it)
     // redrawn only when what they show changed (a redraw would close an open <select>)
     // (and when the connection comes or goes: the ballot says whether a choice can go now)
     renderIfChanged(this.slots.decision, [language(), view, this.decisions.version, room.connection, room.queue.size], () => this.decisionOrInfo(view));
