@@ -180,6 +180,26 @@ def test_the_board_fits_a_tv_at_every_step_with_sixteen_long_names(
     assert {"discussion", "jail_vote", "end"} <= seen
 
 
+def test_a_table_of_phones_away_keeps_the_board_on_a_tv(live: Live, tabs: Tabs) -> None:
+    """Thirteen people whose phones are all away (locked, at a party; nobody hands their
+    seats to bots): the host's list of them keeps to a few rows, and every fact, player and
+    control of the board stays on 1280x720 and 1920x1080 TVs (it pushed the President off
+    the screen)."""
+    code, host_token = api_room(live, {"timers": False, "auto_stand_in": False})
+    for name in table(13):
+        api_seat(live, code, name)
+    start(live, code, host_token)
+    wait_for_game(live, code)
+    store = {f"korapsyon:{code}": {"host_token": host_token}}
+    for screen in [(1280, 720, 1, "en"), (1920, 1080, 1, "en"), (1280, 720, 1, "fil")]:
+        board = tv(tabs, f"/board?room={code}", screen, store)
+        away = board.el("stand-ins").locator(tid("stand-in-seat"))
+        expect(away).to_have_count(13)
+        expect(board.el("board-players").locator(tid("board-player"))).to_have_count(13)
+        assert_fits(board, [*GAME_HOOKS, "stand-ins"], "the first night, every phone away")
+    tabs.assert_clean()
+
+
 def test_results_are_revealed_and_claims_tags_and_the_treasury_report_stay(
     game: TvGame, tabs: Tabs
 ) -> None:

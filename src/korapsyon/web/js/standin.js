@@ -24,7 +24,7 @@ export function standInControls(room, view) {
   return h(
     'div',
     { testid: 'stand-ins', class: 'stand-ins', role: 'group', 'aria-labelledby': 'stand-ins-title' },
-    h('h3', { id: 'stand-ins-title', text: `📵 ${t('standin.title')}` }),
+    h('h3', { id: 'stand-ins-title', text: `📵 ${t('standin.title')} (${seats.length})` }), // (the list keeps to a few rows on the board)
     h('ul', {}, seats.map((seat) => row(room, seat))),
   );
 }
