@@ -1,17 +1,20 @@
 """R-72 with the human moderator's controls (R-71) in a real browser: the step's timer
 shows on the grimoire and the phones, pauses, resumes and extends for everyone, and
-ending the step gives whoever has not decided the default."""
+ending the step gives whoever has not decided the default; in a step's last seconds a
+phone that has not confirmed is told that what is not confirmed does not count."""
 
 from __future__ import annotations
 
-from playwright.sync_api import expect
+import json
+import re
+from typing import Any
+
+from playwright.sync_api import WebSocketRoute, expect
 
 from korapsyon.rules.steps import Step
 from tests.server.live import Live, add_bots, start
-from tests.web.harness import (
-    Tabs,
-    wait_for_game,
-)
+from tests.web.harness import FAST, Tabs, api_room, api_seat, wait_for_game
+from tests.web.scripted import catalog
 
 
 def test_R72_the_moderator_pauses_extends_and_ends_the_step(live: Live, tabs: Tabs) -> None:
@@ -71,4 +74,42 @@ def test_R72_the_moderator_pauses_extends_and_ends_the_step(live: Live, tabs: Ta
     assert game.step is not Step.HIDDEN
     night = [a for a in game.actions if a.player == "Zenaida"]
     assert len(night) == 1 and night[0].auto  # R-72: the default, marked auto
+    tabs.assert_clean()
+
+
+def _last_seconds(ws: WebSocketRoute) -> None:
+    """The page's socket, through to the server, but every running timer the page is sent
+    has 8 seconds left (the server's night has minutes: nothing runs out meanwhile)."""
+    server = ws.connect_to_server()
+
+    def downward(message: str | bytes) -> None:
+        data: dict[str, Any] = json.loads(message)
+        timer = data.get("timer")
+        if isinstance(timer, dict) and not timer.get("paused"):
+            timer["deadline"] = data["now"] + 8
+            message = json.dumps(data)
+        ws.send(message)
+
+    server.on_message(downward)
+
+
+def test_R72_in_a_steps_last_seconds_an_unconfirmed_choice_is_said_not_to_count(
+    live: Live, tabs: Tabs
+) -> None:
+    """The night's clock shows its last ten seconds: a phone that has not confirmed is
+    told to, since what is not confirmed does not count (R-72: the default)."""
+    words = catalog("en")
+    code, host_token = api_room(live, FAST | {"timers": True, "durations": {"hidden": 600}})
+    seat = api_seat(live, code, "Zenaida")
+    phone = tabs.open("Zenaida", storage={f"korapsyon:{code}": seat})
+    phone.page.route_web_socket(re.compile(r"/ws$"), _last_seconds)
+    phone.page.goto(f"/play?room={code}")
+    add_bots(live, code, host_token, 8)
+    start(live, code, host_token)
+    wait_for_game(live, code)
+    status = phone.el("ballot-status")
+    expect(status).to_have_attribute("data-state", "choosing")
+    expect(phone.el("timer")).to_have_class(re.compile(r"\burgent\b"))
+    after = "(el) => getComputedStyle(el, '::after').content"
+    assert words["ballot.hurry"] in status.evaluate(after)
     tabs.assert_clean()

@@ -440,7 +440,10 @@ export class Decisions {
       text = t('ballot.offline');
     }
     const icon = { choosing: '✏', offline: '⚠', queued: '⚠', refused: '⚠', sent: '📤', unsent: '⚠', waiting: '⏳' }[state];
-    return h('p', { testid: 'ballot-status', class: `ballot-status ${state}`, role: 'status', data: { state }, text: `${icon} ${text}` });
+    // (in a step's last seconds, a choice not confirmed is said not to count: the
+    // stylesheet adds `hurry` while the clock is urgent, timer.js)
+    const hurry = state === 'choosing' ? t('ballot.hurry') : null;
+    return h('p', { testid: 'ballot-status', class: `ballot-status ${state}`, role: 'status', data: { state, hurry }, text: `${icon} ${text}` });
   }
 }
 
