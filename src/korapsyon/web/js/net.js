@@ -114,7 +114,8 @@ export async function api(method, path, body, hostToken) {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(API_TIMEOUT_MS),
+      // (a browser without AbortSignal.timeout, iOS 15 say, waits as before: the rest works)
+      signal: typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(API_TIMEOUT_MS) : undefined,
     });
   } catch (exc) {
     throw new ApiError('network', exc.message);
