@@ -2,7 +2,8 @@
 begin with, so no claim about a player can go out before one is chosen (the buttons say
 so); a tapped claim is held on the phone with Undo and Send now before it reaches the
 table: Undo sends nothing, Send now sends exactly one; no claim's words spill out of its
-button ("Pinagkakatiwalaan ko si …")."""
+button ("Pinagkakatiwalaan ko si …"). A COA silenced by Suhol has the same claims on
+screen, and a refused one says no more than that."""
 
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ import pytest
 from playwright.sync_api import Locator, expect
 
 from korapsyon.rules.actions import Claim
+from korapsyon.rules.roles import Role
 from korapsyon.selfplay import table
 from tests.server.live import Live, start
-from tests.web.harness import Tab, Tabs, api_room, tid, wait_for_game
-from tests.web.scripted import Seats, names_tokens, open_phone
+from tests.web.harness import Tab, Tabs, api_room, hold, release, roles_of, tid, wait_for_game
+from tests.web.scripted import Seats, catalog, names_tokens, open_phone, quiet
 
 NAMES = ["Ana", "Maria Clara de los Santos"[:24], *table(9)[1:8]]
 
@@ -100,5 +102,57 @@ def test_a_claim_needs_a_chosen_player_and_can_be_undone(live: Live, tabs: Tabs,
     # the next claim about a player chooses again
     expect(ana.el("claim-target")).to_have_value("")
     expect(suspect).to_be_disabled()
+    seats.close()
+    tabs.assert_clean()
+
+
+def test_R35_a_silenced_coa_s_screen_looks_like_anyone_s_and_a_refused_claim_says_no_more(
+    live: Live, tabs: Tabs
+) -> None:
+    """Thirteen seats; the three Corrupt steal and pay Suhol in Year 1 (R-25: the Fund is
+    3 after the steal), so the COA is silenced for its discussion (R-35). The COA's phone
+    offers the same claims as a Citizen's (a missing row of buttons would point at the
+    COA); a claim tapped there is not told, and its phone says so under the claims, not
+    why (the held card does): no "Suhol" in plain sight, nothing in the status bar."""
+    words = catalog("en")
+    code, host_token = api_room(live)
+    tokens = names_tokens(live, code, table(13))
+    start(live, code, host_token)
+    roles = roles_of(wait_for_game(live, code))
+    coa = next(n for n, r in roles.items() if r is Role.COA)
+    citizen = next(n for n, r in roles.items() if r is Role.CITIZEN)
+    seats = Seats(
+        live, code, host_token, {n: t for n, t in tokens.items() if n not in (coa, citizen)}
+    )
+    phones = {name: open_phone(tabs, code, name, tokens[name]) for name in (coa, citizen)}
+
+    def policy(name: str, view: dict[str, Any]) -> dict[str, Any] | None:
+        """The Corrupt steal and pay Suhol; everything else is the quiet answer."""
+        if view["you"]["choices"][0]["action"] != "corrupt":
+            return None
+        return quiet(name, view) | {"nakaw": True, "suhol": True}
+
+    def discussion() -> bool:
+        step = live.game(code).step
+        return step is not None and step.value == "discussion"
+
+    seats.until(discussion, policy, phones=list(phones.values()), end_discussion=False)
+    assert live.game(code).coa_muted
+    shown = {
+        name: tab.page.locator(tid("claim")).evaluate_all("(bs) => bs.map((b) => b.dataset.claim)")
+        for name, tab in phones.items()
+    }
+    assert len(shown[coa]) > 0 and len(shown[coa]) == len(shown[citizen])
+    tab = phones[coa]
+    tab.page.locator(f"{tid('claim')}[data-claim*='audit']").first.click()
+    tab.el("claim-send-now").click()
+    status = tab.el("claim-status")
+    expect(status).to_have_attribute("data-state", "refused")
+    assert "Suhol" not in (status.text_content() or "")
+    expect(tab.el("error")).to_be_hidden()
+    hold(tab, tab.el("role-reveal"))  # the held card says why
+    expect(tab.el("muted")).to_have_text(f"🔇 {words['chat.muted']}")
+    release(tab)
+    assert not [e for e in live.game(code).events if type(e).__name__ == "ClaimMade"]
     seats.close()
     tabs.assert_clean()

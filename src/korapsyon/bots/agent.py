@@ -6,7 +6,9 @@ An agent sees exactly what its player may see, and nothing else:
   the seat's own private events, and the Corrupt team's events if the seat is Corrupt) —
   the same events the seat's :func:`~korapsyon.rules.views.player_view` is built from;
 * :meth:`Agent.act` receives a :class:`Prompt`: the seat's legal choices now (the view's
-  ``you.choices`` and ``you.claims``), and, on request, the whole player view as JSON data.
+  ``you.choices``, and the claims it may make: the view's ``you.claims`` but for a COA
+  silenced by Suhol, whose screen shows claims it may not make, R-35), and, on request, the
+  whole player view as JSON data.
 
 It answers with one action chosen from those choices (or ``None`` when the prompt is
 optional: in the discussion, where talking is free). The simulator, the server's bot seats

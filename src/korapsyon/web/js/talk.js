@@ -100,7 +100,10 @@ export class Chat {
 
   /** Say, next to the chat, that the message did not go (it stays in the box). */
   notSent(exc) {
-    this.error.textContent = `⚠ ${exc.code === 'closed' ? t('chat.not_sent') : errorText(exc)}`;
+    // (the COA silenced by Suhol is not told why here, where the table can read it: the
+    // held card says it, R-35)
+    const why = { closed: t('chat.not_sent'), muted: t('chat.not_sent_quiet') }[exc.code] ?? errorText(exc);
+    this.error.textContent = `⚠ ${why}`;
     this.error.hidden = false;
     this.error.scrollIntoView({ block: 'nearest' });
   }
@@ -240,9 +243,16 @@ export class Claims {
     this.drop();
     this.settle();
     this.changed();
-    const ok = await this.room.attempt(this.room.link.act({ action: 'claim', player: view.you.name, ...held.claim }));
-    this.last = ok ? { state: 'sent', label: held.label } : null;
-    if (ok && held.claim.target) this.target = null; // the next claim chooses again
+    try {
+      await this.room.link.act({ action: 'claim', player: view.you.name, ...held.claim });
+      this.last = { state: 'sent', label: held.label };
+      if (held.claim.target) this.target = null; // the next claim chooses again
+    } catch (exc) {
+      // told here, under the claims, not in the bar; and for the COA silenced by Suhol
+      // without the reason, which the held card gives (a line saying "Suhol" would tell
+      // the table who the COA is, R-35)
+      this.last = { state: 'refused', label: held.label, why: exc.code === 'muted' ? '' : errorText(exc) };
+    }
     this.changed();
   }
 
@@ -337,7 +347,8 @@ export class Claims {
       );
     }
     if (!this.last) return null;
-    const icon = this.last.state === 'sent' ? '✔' : '↩';
-    return h('p', { testid: 'claim-status', class: `claim-status ${this.last.state}`, role: 'status', data: { state: this.last.state }, text: `${icon} ${t(`claim.${this.last.state}`, { claim: this.last.label })}` });
+    const icon = { sent: '✔', undone: '↩', refused: '⚠' }[this.last.state];
+    const text = [t(`claim.${this.last.state}`, { claim: this.last.label }), this.last.why].filter(Boolean).join(' ');
+    return h('p', { testid: 'claim-status', class: `claim-status ${this.last.state}`, role: 'status', data: { state: this.last.state }, text: `${icon} ${text}` });
   }
 }
