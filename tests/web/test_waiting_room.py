@@ -4,11 +4,13 @@ rules refuse is refused with a message next to it and changes nothing."""
 
 from __future__ import annotations
 
+import json
+import re
 import time
 from collections import Counter
 from typing import Any
 
-from playwright.sync_api import Route, expect
+from playwright.sync_api import Route, WebSocketRoute, expect
 
 from korapsyon.bots.kinds import AGENT_KINDS
 from korapsyon.rules.roles import Role
@@ -235,6 +237,73 @@ def test_quick_changes_then_start_start_the_game_the_host_set(live: Live, tabs: 
     }  # fmt: skip
     assert game.ruleset.auto_jail_mode == "forced_vote"
     assert game.ruleset.lawyer_consecutive == "allowed"
+    tabs.assert_clean()
+
+
+def test_start_waits_for_a_change_that_fails_and_a_change_builds_on_the_last_answer(
+    live: Live, tabs: Tabs
+) -> None:
+    """Two orders a slow network makes. (1) The room's own message about a change comes
+    after the change's answer: the next change builds on the answer, not on the older
+    settings (R-35's timer). (2) The host picks a variant and taps Start, and the variant's change
+    fails: the game does not start with settings the host did not choose; the failure is
+    told by the variant, Start is back, and the next tap starts (R-25)."""
+    host, code = _custom_room_of_nine(live, tabs)
+    host.page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    late: list[tuple[WebSocketRoute, str | bytes]] = []  # the room's messages held back (1)
+    holding = [False]
+
+    def lobby_late(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+
+        def downward(message: str | bytes) -> None:
+            if holding[0] and json.loads(message).get("type") == "lobby":
+                late.append((ws, message))
+            else:
+                ws.send(message)
+
+        server.on_message(downward)
+
+    host.page.route_web_socket(re.compile(r"/ws$"), lobby_late)
+    host.page.reload()  # (the page's socket, through the route)
+    expect(_count(host, Role.CITIZEN)).to_be_enabled()
+    host.page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    holding[0] = True
+    host.el("discussion-seconds").fill("90")
+    host.el("discussion-seconds").press("Tab")
+    _until_room(live, code, lambda r: r["settings"].get("discussion_seconds") == 90, "90", host)
+    variant = host.page.locator(f'{tid("variant")}[data-option="lawyer_consecutive"]')
+    variant.select_option('"allowed"')
+    _until_room(
+        live,
+        code,
+        lambda r: r["settings"].get("ruleset", {}).get("lawyer_consecutive") == "allowed",
+        "the variant",
+        host,
+    )
+    assert _room(live, code)["settings"]["discussion_seconds"] == 90  # not undone
+    holding[0] = False
+    for ws, message in late:
+        ws.send(message)
+    starts: list[str] = []
+    host.page.on("request", lambda r: starts.append(r.url) if r.url.endswith("/start") else None)
+
+    network = _SlowSettings(host, code)  # (2)
+    host.page.locator(f'{tid("variant")}[data-option="auto_jail_mode"]').select_option(
+        '"forced_vote"'
+    )
+    until_routed(host, lambda: network.held, "the variant's change")
+    host.el("start-game").click()
+    network.holding = False
+    failed = network.held.pop()
+    failed.fulfill(status=503, json={"error": {"code": "store_unavailable", "message": "busy"}})
+    host.allow(r"status of 503 .*/api/rooms/\w+/settings\)$")  # (the browser's own line)
+    expect(host.el("variant-error")).to_be_visible()
+    expect(host.el("start-game")).to_be_enabled()  # back, and the game did not start
+    assert starts == [] and _room(live, code)["status"] == "lobby"
+    host.el("start-game").click()
+    game = wait_for_game(live, code)
+    assert game.ruleset.auto_jail_mode == "direct"  # what the host was shown
     tabs.assert_clean()
 
 

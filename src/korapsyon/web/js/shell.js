@@ -117,6 +117,8 @@ export class RoomState {
     this.settingsSending = 0; // the host's settings changes made and not answered yet
     this.settingsSent = Promise.resolve(); // the last of them: the next one goes after it
     this.removing = null; // the person whose removal the host is asked to confirm (waiting.js)
+    this.settingsFailed = 0; // the host's settings changes refused or lost so far
+    this.starting = false; // the host tapped Start: it waits for the changes before it
     this.connection = 'closed'; // what the bar says: open, syncing or closed
     this.synced = false; // the current connection's view (or waiting room) has arrived
     this.everOpen = false;

@@ -117,7 +117,7 @@ export function drawWaiting(slot, room, tokens) {
   slot.hidden = !waiting;
   if (waiting) {
     const hostToken = room.welcome?.host ? tokens.host_token : null;
-    renderIfChanged(slot, [language(), room.lobby, room.settingsDraft, room.removing, room.lobbyErrors, room.refusals], () => waitingRoom(room, hostToken));
+    renderIfChanged(slot, [language(), room.lobby, room.settingsDraft, room.removing, room.starting, room.lobbyErrors, room.refusals], () => waitingRoom(room, hostToken));
   }
   return waiting;
 }
@@ -206,7 +206,10 @@ function removeControls(room, request, seat, hostToken) {
         removeSeat(request, code, seat, hostToken);
       },
     });
-    setTimeout(() => (remove.disabled = seatsSettling), SEAT_SETTLE_MS);
+    setTimeout(() => {
+      remove.dataset.armed = 'true'; // (settleSeats keeps it off while a removal settles)
+      remove.disabled = seatsSettling;
+    }, SEAT_SETTLE_MS);
     const keep = h('button', {
       type: 'button',
       testid: 'remove-keep',
@@ -245,7 +248,7 @@ let seatsSettling = false;
 
 function settleSeats(on) {
   seatsSettling = on;
-  for (const button of document.querySelectorAll('[data-testid="remove-seat"]')) button.disabled = on;
+  for (const button of document.querySelectorAll('[data-testid="remove-seat"], [data-testid="remove-confirm"][data-armed]')) button.disabled = on;
 }
 
 async function removeSeat(request, code, seat, hostToken) {
@@ -315,8 +318,13 @@ function hostPanel(room, hostToken, request) {
     const sent = room.settingsSent.then(async () => {
       const answer = await request(area, 'PUT', `/api/rooms/${code}/settings`, body, hostToken, why);
       room.settingsSending -= 1;
-      if (answer === null || room.settingsSending === 0) {
-        room.settingsDraft = null; // (refused: the room's stand)
+      if (answer === null) room.settingsFailed += 1; // (Start, waiting for it, does not go)
+      if (room.settingsSending === 0) {
+        // the room's settings as this answer has them (the room's own message, on the
+        // socket, may come later: a change made meanwhile must not build on older ones);
+        // a change refused while later ones are under way leaves the draft to them
+        if (answer !== null) room.lobby = { ...room.lobby, settings: answer.settings };
+        room.settingsDraft = null;
         room.render('settings'); // (the controls show the room's settings again)
       }
       return answer;
@@ -418,15 +426,21 @@ function startBar(room, hostToken, request) {
         type: 'button',
         testid: 'start-game',
         class: 'primary big',
-        disabled: Boolean(problem),
+        disabled: Boolean(problem) || room.starting,
         'aria-describedby': problem ? 'start-why' : null,
         text: `▶ ${t('waiting.start')}`,
-        // (after the settings changes made before it, which the game starts with; disabled
-        // meanwhile: a refusal draws it again)
+        // after the settings changes made before it, which the game starts with, and not
+        // if one of them failed (its refusal is told by its control: the host looks again);
+        // disabled meanwhile, in any redraw too (a second tap starts nothing)
         onclick: async (event) => {
           event.currentTarget.disabled = true;
+          room.starting = true;
+          const failed = room.settingsFailed;
           await room.settingsSent;
-          await request('start', 'POST', `/api/rooms/${code}/start`, undefined, hostToken);
+          const go = room.settingsFailed === failed;
+          if (go && (await request('start', 'POST', `/api/rooms/${code}/start`, undefined, hostToken)) !== null) return;
+          room.starting = false;
+          room.render('start');
         },
       }),
     ),
