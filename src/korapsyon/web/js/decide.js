@@ -194,6 +194,7 @@ export class Decisions {
     const key = `${view.year}:${view.step}:${choice.action}`;
     const draft = this.draftFor(key, view, choice);
     const night = view.step === 'hidden';
+    const unsent = this.unsent(view, choice, draft);
     const body = night ? this.nightScreen(view, choice, draft, key) : this.dayFields(view, choice, draft, key);
     return h(
       'section',
@@ -207,8 +208,8 @@ export class Decisions {
         night
           ? h('p', { testid: 'barred-note', id: 'barred-note', class: 'barred-note', role: 'status', hidden: this.barredTap !== key, text: `✋ ${t('night.barred')}` })
           : null,
-        this.confirmButton(view, choice, draft, key),
-        this.status(view, key, this.unsent(view, choice, draft)),
+        this.confirmButton(view, choice, draft, key, unsent),
+        this.status(view, key, unsent),
       ),
     );
   }
@@ -344,10 +345,10 @@ export class Decisions {
     return Boolean(submitted) && JSON.stringify(strip(submitted)) !== JSON.stringify(strip(this.actionOf(view, choice, draft)));
   }
 
-  confirmButton(view, choice, draft, key) {
+  confirmButton(view, choice, draft, key, unsent) {
     const action = this.actionOf(view, choice, draft);
     const submitted = view.you.submitted;
-    const same = submitted && !this.unsent(view, choice, draft);
+    const same = submitted && !unsent;
     const ready = Object.entries(choice.options).every(([field]) =>
       choice.pick ? (draft[field] || []).length === choice.pick : field in draft && draft[field] !== undefined,
     );

@@ -30,6 +30,7 @@ export function endScreen(room, view) {
   const roles = rolesRevealed(view);
   const years = recap(room.story());
   const follow = view.you ? 'end.rematch_wait' : 'end.rematch_follow';
+  const both = bothReached(view);
   return h(
     'section',
     { testid: 'end-screen', class: `end-screen team-${winner}${board ? ' end-board' : ''}` },
@@ -41,7 +42,7 @@ export function endScreen(room, view) {
         'div',
         { class: 'table-result' },
         h('h2', { testid: 'winner', data: { team: winner }, class: `winner team-${winner}` }, `${WIN_ICONS[winner] || ''} ${t(`end.winner.${winner}`)}`),
-        h('p', { testid: 'win-reason', class: 'win-reason', data: { both: String(bothReached(view)) }, text: bothReached(view) ? `${t(`end.reason.${reason}`)} ${t('end.reason.both')}` : t(`end.reason.${reason}`) }),
+        h('p', { testid: 'win-reason', class: 'win-reason', data: { both: String(both) }, text: [t(`end.reason.${reason}`), both ? t('end.reason.both') : null].filter(Boolean).join(' ') }),
       ),
       h(
         'div',

@@ -30,6 +30,7 @@ class Phone {
     this.news = new NewsBanner();
     this.claims = new Claims(room, () => this.draw());
     this.nightfall = new Nightfall();
+    this.ended = false; // the game's end has been drawn (the page opens it at its top)
     this.decisions = new Decisions(room, () => this.draw());
     this.chat = new Chat(room);
     this.roleCard = new RoleCard(room);
