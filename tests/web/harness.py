@@ -25,6 +25,7 @@ from playwright.sync_api import (
     Playwright,
     ViewportSize,
     WebSocket,
+    WebSocketRoute,
     expect,
     sync_playwright,
 )
@@ -268,6 +269,33 @@ def api_seat(live: Live, code: str, name: str) -> dict[str, Any]:
         ticket.raise_for_status()
         body = ticket.json()
     return {"token": body["token"], "name": body["name"]}
+
+
+Relay = Callable[[WebSocketRoute, dict[str, Any], str | bytes], str | bytes | None]
+"""What a relayed message becomes (see :func:`relay`): given the socket's route, the
+message's JSON and the message, what goes on (it, or another), or None to keep it."""
+
+
+def relay(tab: Tab, *, up: Relay | None = None, down: Relay | None = None) -> None:
+    """A network the test controls for the sockets ``tab``'s page opens from now on:
+    through to the server, each message the page sends handed to ``up`` first and each
+    the server sends to ``down`` (to answer it, hold it, change it or pass it on)."""
+
+    def route(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+
+        def through(to: Any, relayed: Relay | None) -> Callable[[str | bytes], None]:
+            def send(message: str | bytes) -> None:
+                passed = message if relayed is None else relayed(ws, json.loads(message), message)
+                if passed is not None:
+                    to.send(passed)
+
+            return send
+
+        ws.on_message(through(server, up))
+        server.on_message(through(ws, down))
+
+    tab.page.route_web_socket(re.compile(r"/ws$"), route)
 
 
 def until_routed(tab: Tab, check: Callable[[], object], what: str) -> None:

@@ -11,7 +11,6 @@ short."""
 from __future__ import annotations
 
 import json
-import re
 import time
 from typing import Any
 
@@ -28,6 +27,7 @@ from tests.web.harness import (
     api_seat,
     cautious,
     play_turns,
+    relay,
     until_routed,
     wait_for_game,
 )
@@ -89,21 +89,17 @@ def test_a_refused_end_of_the_discussion_gives_the_button_back(live: Live, tabs:
     kept["host_token"] = host_token
     held: list[tuple[WebSocketRoute, int]] = []
 
-    def hold_the_end(ws: WebSocketRoute) -> None:
-        """The page's socket, through to the server, but its end of the discussion held."""
-        server = ws.connect_to_server()
-
-        def upward(message: str | bytes) -> None:
-            data: dict[str, Any] = json.loads(message)
-            if data.get("type") == "act" and data["action"]["action"] == "end_discussion":
-                held.append((ws, data["id"]))
-            else:
-                server.send(message)
-
-        ws.on_message(upward)
+    def hold_the_end(
+        ws: WebSocketRoute, data: dict[str, Any], message: str | bytes
+    ) -> str | bytes | None:
+        """The page's end of the discussion held on its way."""
+        if data.get("type") == "act" and data["action"]["action"] == "end_discussion":
+            held.append((ws, data["id"]))
+            return None
+        return message
 
     phone = tabs.open("Ana", storage={f"korapsyon:{code}": kept})
-    phone.page.route_web_socket(re.compile(r"/ws$"), hold_the_end)
+    relay(phone, up=hold_the_end)
     phone.page.goto(f"/play?room={code}")
     add_bots(live, code, host_token, 8)
     start(live, code, host_token)

@@ -9,7 +9,6 @@ ballot."""
 from __future__ import annotations
 
 import json
-import re
 import time
 from typing import Any
 
@@ -22,6 +21,7 @@ from tests.web.harness import (
     api_room,
     api_seat,
     create_room,
+    relay,
     tid,
     wait_for_game,
 )
@@ -115,20 +115,16 @@ def test_R01_start_says_why_not_and_a_17th_bot_is_refused_where_it_was_asked(
     tabs.assert_clean()
 
 
-def _refuse_acts(ws: WebSocketRoute) -> None:
-    """The page's socket, through to the server, but every `act` answered as the server
-    answers an action that is not wanted any more (the step moved on meanwhile)."""
-    server = ws.connect_to_server()
-
-    def upward(message: str | bytes) -> None:
-        data: dict[str, Any] = json.loads(message)
-        if data.get("type") != "act":
-            server.send(message)
-            return
-        refusal = {"type": "error", "id": data["id"], "code": "wrong_step", "now": time.time()}
-        ws.send(json.dumps(refusal | {"message": "R-70: not now"}))
-
-    ws.on_message(upward)
+def _refuse_acts(
+    ws: WebSocketRoute, data: dict[str, Any], message: str | bytes
+) -> str | bytes | None:
+    """Every `act` the page sends answered as the server answers an action that is not
+    wanted any more (the step moved on meanwhile); the rest goes through."""
+    if data.get("type") != "act":
+        return message
+    refusal = {"type": "error", "id": data["id"], "code": "wrong_step", "now": time.time()}
+    ws.send(json.dumps(refusal | {"message": "R-70: not now"}))
+    return None
 
 
 def test_a_refused_confirm_is_told_in_the_ballot_in_sight(live: Live, tabs: Tabs) -> None:
@@ -139,7 +135,7 @@ def test_a_refused_confirm_is_told_in_the_ballot_in_sight(live: Live, tabs: Tabs
     add_bots(live, code, host_token, 8)
     phone = tabs.open("Zenaida", storage={f"korapsyon:{code}": stored})
     phone.page.set_viewport_size(SMALL)
-    phone.page.route_web_socket(re.compile(r"/ws$"), _refuse_acts)
+    relay(phone, up=_refuse_acts)
     phone.page.goto(f"/play?room={code}")
     start(live, code, host_token)
     wait_for_game(live, code)

@@ -13,7 +13,7 @@ from playwright.sync_api import WebSocketRoute, expect
 
 from korapsyon.rules.steps import Step
 from tests.server.live import Live, add_bots, start
-from tests.web.harness import FAST, Tabs, api_room, api_seat, wait_for_game
+from tests.web.harness import FAST, Tabs, api_room, api_seat, relay, wait_for_game
 from tests.web.scripted import catalog
 
 
@@ -77,20 +77,16 @@ def test_R72_the_moderator_pauses_extends_and_ends_the_step(live: Live, tabs: Ta
     tabs.assert_clean()
 
 
-def _last_seconds(ws: WebSocketRoute) -> None:
-    """The page's socket, through to the server, but every running timer the page is sent
-    has 8 seconds left (the server's night has minutes: nothing runs out meanwhile)."""
-    server = ws.connect_to_server()
-
-    def downward(message: str | bytes) -> None:
-        data: dict[str, Any] = json.loads(message)
-        timer = data.get("timer")
-        if isinstance(timer, dict) and not timer.get("paused"):
-            timer["deadline"] = data["now"] + 8
-            message = json.dumps(data)
-        ws.send(message)
-
-    server.on_message(downward)
+def _last_seconds(
+    ws: WebSocketRoute, data: dict[str, Any], message: str | bytes
+) -> str | bytes | None:
+    """Every running timer the page is sent has 8 seconds left (the server's night has
+    minutes: nothing runs out meanwhile)."""
+    timer = data.get("timer")
+    if isinstance(timer, dict) and not timer.get("paused"):
+        timer["deadline"] = data["now"] + 8
+        return json.dumps(data)
+    return message
 
 
 def test_R72_in_a_steps_last_seconds_an_unconfirmed_choice_is_said_not_to_count(
@@ -102,7 +98,7 @@ def test_R72_in_a_steps_last_seconds_an_unconfirmed_choice_is_said_not_to_count(
     code, host_token = api_room(live, FAST | {"timers": True, "durations": {"hidden": 600}})
     seat = api_seat(live, code, "Zenaida")
     phone = tabs.open("Zenaida", storage={f"korapsyon:{code}": seat})
-    phone.page.route_web_socket(re.compile(r"/ws$"), _last_seconds)
+    relay(phone, down=_last_seconds)
     phone.page.goto(f"/play?room={code}")
     add_bots(live, code, host_token, 8)
     start(live, code, host_token)

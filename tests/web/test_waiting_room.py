@@ -4,8 +4,6 @@ rules refuse is refused with a message next to it and changes nothing."""
 
 from __future__ import annotations
 
-import json
-import re
 import time
 from collections import Counter
 from typing import Any
@@ -21,6 +19,7 @@ from tests.web.harness import (
     Tabs,
     create_room,
     join_by_link,
+    relay,
     roles_of,
     tid,
     until_routed,
@@ -95,6 +94,20 @@ class _SlowSettings:
         route.fulfill(response=route.fetch())
 
 
+def _open_folds(tab: Tab) -> None:
+    """Every fold of the page open (the rule variants are in one)."""
+    tab.page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+
+
+def _two_counts_on_a_slow_network(host: Tab, network: _SlowSettings) -> None:
+    """The host types Citizen 1, then, the first change held on its way, Corrupt 3."""
+    _count(host, Role.CITIZEN).fill("1")
+    _count(host, Role.CITIZEN).press("Tab")
+    until_routed(host, lambda: network.held, "the first change")
+    _count(host, Role.CORRUPT_POLITICIAN).fill("3")
+    _count(host, Role.CORRUPT_POLITICIAN).press("Tab")
+
+
 def test_R02_R03_the_hosts_setup_reaches_the_room(live: Live, tabs: Tabs) -> None:
     """The host adds bots (the menu offers every kind the server seats), removes seats (a
     double tap on a ✕ removes one), picks a rule variant (R-25 forced vote), sets the
@@ -123,7 +136,7 @@ def test_R02_R03_the_hosts_setup_reaches_the_room(live: Live, tabs: Tabs) -> Non
     _until_room(live, code, lambda r: len(r["seats"]) == 9, "9 seats")
     assert [s["name"] for s in _room(live, code)["seats"]] == names[:4] + names[5:]
 
-    host.page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    _open_folds(host)
     variant = host.page.locator(f'{tid("variant")}[data-option="auto_jail_mode"]')
     variant.select_option('"forced_vote"')
     _until_room(
@@ -182,11 +195,7 @@ def test_quick_changes_to_the_setup_reach_the_server_in_the_order_made(
 
     network = _SlowSettings(host, code)
     held = network.held
-    _count(host, Role.CITIZEN).fill("1")
-    _count(host, Role.CITIZEN).press("Tab")
-    until_routed(host, lambda: held, "the first change")
-    _count(host, Role.CORRUPT_POLITICIAN).fill("3")
-    _count(host, Role.CORRUPT_POLITICIAN).press("Tab")
+    _two_counts_on_a_slow_network(host, network)
     expect(_count(host, Role.CORRUPT_POLITICIAN)).to_have_value("3")
     # whatever the page has sent by now lands newest first, each before the next
     network.holding = False
@@ -207,15 +216,11 @@ def test_quick_changes_then_start_start_the_game_the_host_set(live: Live, tabs: 
     read and send back); each variant builds on the one before; and Start goes after the
     changes made before it: the game starts with all of them (R-03, R-21, R-25)."""
     host, code = _custom_room_of_nine(live, tabs)
-    host.page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    _open_folds(host)
 
     network = _SlowSettings(host, code)
     held = network.held
-    _count(host, Role.CITIZEN).fill("1")
-    _count(host, Role.CITIZEN).press("Tab")
-    until_routed(host, lambda: held, "the first change")
-    _count(host, Role.CORRUPT_POLITICIAN).fill("3")
-    _count(host, Role.CORRUPT_POLITICIAN).press("Tab")
+    _two_counts_on_a_slow_network(host, network)
     host.page.locator(tid("role-count")).first.evaluate("(el) => { el.dataset.drawn = 'before'; }")
     network.land(held.pop(0))  # the first lands; its answer redraws the room
     expect(host.page.locator("[data-drawn]")).to_have_count(0)
@@ -245,29 +250,27 @@ def test_start_waits_for_a_change_that_fails_and_a_change_builds_on_the_last_ans
 ) -> None:
     """Two orders a slow network makes. (1) The room's own message about a change comes
     after the change's answer: the next change builds on the answer, not on the older
-    settings (R-35's timer). (2) The host picks a variant and taps Start, and the variant's change
-    fails: the game does not start with settings the host did not choose; the failure is
-    told by the variant, Start is back, and the next tap starts (R-25)."""
+    settings (R-35's timer). (2) The host picks a variant and taps Start, and the
+    variant's change fails: the game does not start with settings the host did not
+    choose; the failure is told by the variant, Start is back, and the next tap starts
+    (R-25)."""
     host, code = _custom_room_of_nine(live, tabs)
-    host.page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    _open_folds(host)
     late: list[tuple[WebSocketRoute, str | bytes]] = []  # the room's messages held back (1)
     holding = [False]
 
-    def lobby_late(ws: WebSocketRoute) -> None:
-        server = ws.connect_to_server()
+    def lobby_late(
+        ws: WebSocketRoute, data: dict[str, Any], message: str | bytes
+    ) -> str | bytes | None:
+        if holding[0] and data.get("type") == "lobby":
+            late.append((ws, message))
+            return None
+        return message
 
-        def downward(message: str | bytes) -> None:
-            if holding[0] and json.loads(message).get("type") == "lobby":
-                late.append((ws, message))
-            else:
-                ws.send(message)
-
-        server.on_message(downward)
-
-    host.page.route_web_socket(re.compile(r"/ws$"), lobby_late)
+    relay(host, down=lobby_late)
     host.page.reload()  # (the page's socket, through the route)
     expect(_count(host, Role.CITIZEN)).to_be_enabled()
-    host.page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    _open_folds(host)
     holding[0] = True
     host.el("discussion-seconds").fill("90")
     host.el("discussion-seconds").press("Tab")
