@@ -80,19 +80,26 @@ class Client:
 
     def act(self, action: dict[str, Any]) -> None:
         """Send one action and wait for its answer (an error fails the test)."""
+        self._request({"type": "act", "action": action})
+
+    def end_step(self) -> None:
+        """The host's "end this step now" (R-72: whoever has not decided gets the default)."""
+        self._request({"type": "timer", "op": "end"})
+
+    def _request(self, request: dict[str, Any]) -> None:
         ident = self.next_id
         self.next_id += 1
-        self.ws.send(json.dumps({"type": "act", "id": ident, "action": action}))
+        self.ws.send(json.dumps(request | {"id": ident}))
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             message = self._read(json.loads(self.ws.recv(timeout=10)))
             answers = [message, *message.get("acks", [])]
             for answer in answers:
                 if answer.get("id") == ident and answer["type"] == "error":
-                    raise AssertionError(f"{action} was refused: {answer}")
-                if answer.get("id") == ident and answer["type"] == "ack":
+                    raise AssertionError(f"{request} was refused: {answer}")
+                if answer.get("id") == ident and answer["type"] in ("ack", "pong"):
                     return
-        raise AssertionError(f"no answer to {action}")
+        raise AssertionError(f"no answer to {request}")
 
     def close(self) -> None:
         self.opened.__exit__(None, None, None)

@@ -10,9 +10,11 @@ import time
 
 from playwright.sync_api import expect
 
-from korapsyon.rules.steps import DEFAULT_DURATIONS, Step
+from korapsyon.rules.steps import Step
 from tests.server.live import Live, add_bots, start
 from tests.web.harness import (
+    FAST,
+    HOUR_TIMERS,
     WAIT_MS,
     Tabs,
     api_room,
@@ -26,7 +28,7 @@ from tests.web.harness import (
     wait_after_confirm,
     wait_for_game,
 )
-from tests.web.scripted import catalog
+from tests.web.scripted import Client, catalog
 
 HANDED = re.compile("The host handed \u2068?Ben\u2069?'s seat to a bot")  # (names isolated)
 BACK = re.compile("\u2068?Ben\u2069? is back")
@@ -104,23 +106,25 @@ def test_a_dropped_phone_gets_its_seat_back(live: Live, tabs: Tabs) -> None:
 def test_a_phone_whose_seat_a_bot_took_says_so_and_how_to_have_it_back(
     live: Live, tabs: Tabs
 ) -> None:
-    """Ben's phone stays connected, but two of his decisions in a row go by (the night and
-    the stand, each to its timer's default, R-72): a bot takes his seat (RULINGS), and his
-    phone says so in its status bar, and how to have it back; a message from him gives it back,
-    and the line goes."""
+    """Ben's phone stays connected, but two of his decisions in a row go by (the host ends
+    the night and the stand, each giving him the default, R-72): a bot takes his seat
+    (RULINGS), and his phone says so in its status bar, and how to have it back; a message
+    from him gives it back, and the line goes."""
     words = catalog("en")
-    quick = {"hidden": 0.5, "stand": 0.5}  # (the two steps Ben lets go by)
-    durations = {step.value: 3600.0 for step in DEFAULT_DURATIONS} | quick
-    code, host_token = api_room(live, {"bot_delay": [0.0, 0.05], "durations": durations})
+    code, host_token = api_room(live, FAST | HOUR_TIMERS)
     ben_seat = api_seat(live, code, "Ben")
     ben = tabs.open("Ben", f"/play?room={code}", storage={f"korapsyon:{code}": ben_seat})
     add_bots(live, code, host_token, 8)
     start(live, code, host_token)
     wait_for_game(live, code)
+    host = Client(live, code, host_token=host_token)
     mine = ben.el("bar-note")
-    expect(ben.el("night-screen")).to_be_visible()
-    expect(mine).to_be_hidden()
-    expect(mine).to_be_visible()  # (once the stand has gone by too; in the bar, in sight)
+    for step in ("hidden", "stand"):  # the two steps Ben lets go by
+        expect(ben.el("screen")).to_have_attribute("data-step", step)
+        expect(mine).to_be_hidden()
+        host.end_step()
+    host.close()
+    expect(mine).to_be_visible()  # (in the bar, in sight)
     expect(mine).to_have_text(f"🤖 {words['standin.mine']}")
     expect(mine).to_be_in_viewport()
     session = live.hub.rooms[code].session
