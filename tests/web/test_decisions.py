@@ -120,12 +120,15 @@ def test_R33_R34_R36_every_ballot_names_what_it_decides(live: Live, tabs: Tabs, 
     _choose(ben, None)
     expect(status).to_have_attribute("data-state", "unsent")
     expect(status).to_contain_text(words["ballot.unsent"])
+    voted = ben.el("choice-panel").locator(f"{tid('option')}[data-value='\"Ana\"']")
+    expect(voted).to_have_attribute("data-counted", words["ballot.counted"])  # (in the grid)
     expect(confirm_button(ben)).to_be_enabled()
     game = live.game(code)
     counted = game.pending[game.seat("Ben")]
     assert isinstance(counted, Elect) and counted.candidate == "Ana"  # (what counts)
     _choose(ben, "Ana")
     expect(status).to_have_attribute("data-state", "waiting")
+    expect(voted).not_to_have_attribute("data-counted", words["ballot.counted"])
 
     seats.until(lambda: _step(live, code) == "pick_project", _policy)
     offered = list(live.game(code).offered or ())

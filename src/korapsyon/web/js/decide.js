@@ -195,7 +195,7 @@ export class Decisions {
     const draft = this.draftFor(key, view, choice);
     const night = view.step === 'hidden';
     const unsent = this.unsent(view, choice, draft);
-    const body = night ? this.nightScreen(view, choice, draft, key) : this.dayFields(view, choice, draft, key);
+    const body = night ? this.nightScreen(view, choice, draft, key) : this.dayFields(view, choice, draft, key, unsent);
     return h(
       'section',
       { testid: 'choice-panel', class: night ? 'choice-panel night' : 'choice-panel', data: { action: choice.action }, 'aria-labelledby': 'choice-prompt' },
@@ -308,7 +308,7 @@ export class Decisions {
   }
 
   // ---------------------------------------------------------------- the day
-  dayFields(view, choice, draft, key) {
+  dayFields(view, choice, draft, key, unsent) {
     const prompt = h('h2', { id: 'choice-prompt', class: 'prompt', text: promptText(view, choice) });
     const fields = Object.entries(choice.options).map(([field, values]) => {
       const multi = choice.pick > 0;
@@ -329,7 +329,9 @@ export class Decisions {
             value,
             multi ? chosen.includes(value) : chosen === value,
             () => this.choose(key, field, value, multi, choice.pick),
-            { you: names && value === view.you.name },
+            // (another shown than the vote confirmed: the one that counts says so, where the
+            // finger is, and the ballot's status below says why)
+            { you: names && value === view.you.name, counted: unsent && !multi && view.you.submitted[field] === value },
           ),
         ),
         multi ? h('p', { class: 'hint', role: 'status', text: t('choice.picked', { n: chosen.length, of: choice.pick }) }) : null,
@@ -468,7 +470,7 @@ function strip(action) {
  * the stylesheet (from `data-you`: no element, no text in the way, so every phone's grid
  * has the same boxes and wraps alike whoever's it is, R-70).
  */
-function optionButton(label, value, pressed, onclick, { barred = false, mark = true, you = false } = {}) {
+function optionButton(label, value, pressed, onclick, { barred = false, mark = true, you = false, counted = false } = {}) {
   return h(
     'button',
     {
@@ -480,6 +482,7 @@ function optionButton(label, value, pressed, onclick, { barred = false, mark = t
       'aria-disabled': barred ? 'true' : null,
       'aria-describedby': barred ? 'barred-note' : null,
       'data-you': you ? `(${t('night.you')})` : null,
+      'data-counted': counted ? t('ballot.counted') : null,
       onclick,
     },
     h('span', { class: 'option-label' }, pressed && mark ? '✔ ' : null, label),
