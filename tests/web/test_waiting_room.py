@@ -4,6 +4,7 @@ rules refuse is refused with a message next to it and changes nothing."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter
 from typing import Any
@@ -163,8 +164,9 @@ def test_R02_R03_the_hosts_setup_reaches_the_room(live: Live, tabs: Tabs) -> Non
     expect(_count(host, Role.GOOD_POLITICIAN)).to_have_value("2")
     assert Counter(_room(live, code)["settings"]["roles"])["good_politician"] == 2
 
-    _count(host, Role.CITIZEN).fill("1")
-    _count(host, Role.CITIZEN).press("Tab")
+    with host.page.expect_response(re.compile(r"/settings$")):  # (its answer draws the
+        _count(host, Role.CITIZEN).fill("1")  # room again: not while the next is typed)
+        _count(host, Role.CITIZEN).press("Tab")
     expect(_count(host, Role.CITIZEN)).to_have_value("1")
     _count(host, Role.CORRUPT_POLITICIAN).fill("3")
     _count(host, Role.CORRUPT_POLITICIAN).press("Tab")
@@ -206,6 +208,27 @@ def test_quick_changes_to_the_setup_reach_the_server_in_the_order_made(
     _until_room(live, code, lambda r: Counter(r["settings"]["roles"]) == want, "the last", host)
     expect(_count(host, Role.CORRUPT_POLITICIAN)).to_have_value("3")
     expect(_count(host, Role.CITIZEN)).to_have_value("1")
+    tabs.assert_clean()
+
+
+def test_a_count_being_typed_when_the_room_is_drawn_again_is_kept(live: Live, tabs: Tabs) -> None:
+    """The host is typing a count (not yet left) when an earlier change's answer draws the
+    room again: the count typed stays in its input, and leaving it sends it (R-03)."""
+    host, code = _custom_room_of_nine(live, tabs)
+    network = _SlowSettings(host, code)
+    _count(host, Role.CITIZEN).fill("1")
+    _count(host, Role.CITIZEN).press("Tab")
+    until_routed(host, lambda: network.held, "the first change")
+    _count(host, Role.CORRUPT_POLITICIAN).fill("3")  # typed, not yet left
+    host.page.locator(tid("role-count")).first.evaluate("(el) => { el.dataset.drawn = 'before'; }")
+    network.holding = False
+    network.land(network.held.pop(0))  # its answer draws the room again
+    expect(host.page.locator("[data-drawn]")).to_have_count(0)
+    expect(_count(host, Role.CORRUPT_POLITICIAN)).to_have_value("3")
+    _count(host, Role.CORRUPT_POLITICIAN).press("Tab")
+    want = {"good_politician": 2, "corrupt_politician": 3, "citizen": 1}
+    want |= {"lawyer": 1, "ombudsperson": 1, "coa": 1}
+    _until_room(live, code, lambda r: Counter(r["settings"]["roles"]) == want, "the count", host)
     tabs.assert_clean()
 
 
