@@ -566,14 +566,21 @@ def test_R35_witness_testifies_anonymously_then_a_witness_vote_then_the_jail_vot
     assert step_of(game) is Step.DISCUSSION
     assert [c.action for c in game.choices("Fe")] == ["witness"]
     assert game.choices("Hugo") == []
+    before = public_view(game)
     events = game.apply(Witness(player="Fe"))
+    # Only the witness is told at the tap: the table hears it when the discussion closes,
+    # so the moment someone tapped does not point at them (RULINGS, R-35).
+    assert [e.audience for e in events] == [game.seat("Fe")]
+    assert public_view(game) == before
+    assert player_view(game, "Fe")["you"]["testified"] == "Cris"
+    assert "testified" not in player_view(game, "Hugo")["you"]
+    events = game.apply(EndDiscussion(player=HOST))
     (testimony,) = of_type(events, WitnessTestimony)
     assert (testimony.player, testimony.audience) == ("Cris", EVERYONE)
     assert "A witness has testified that Cris is Bad aligned." in public_texts(game)
     public = [e for e in game.events if e.audience == EVERYONE]
     assert not any(isinstance(e, ActionTaken) and isinstance(e.action, Witness) for e in public)
-    assert "Fe" not in public_view(game)["timeline"][-1]["text"]
-    game.apply(EndDiscussion(player=HOST))
+    assert all("Fe" not in entry["text"] for entry in public_view(game)["timeline"][-3:])
     assert step_of(game) is Step.WITNESS_VOTE
     assert game.to_act == frozenset(game.active_seats())
     yes_no_vote(game, {"Ana": True, "Ben": True, "Fe": True})

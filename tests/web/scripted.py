@@ -56,6 +56,7 @@ class Client:
         self.ws: ClientConnection = self.opened.__enter__()  # (left in close)
         self.ws.send(json.dumps({"type": "hello", "room": code, **hello}))
         self.state: dict[str, Any] | None = None
+        self.timeline: list[dict[str, Any]] = []  # (what this seat was told, in order)
         self.next_id = 1
         while json.loads(self.ws.recv(timeout=10))["type"] != "welcome":
             pass
@@ -69,11 +70,17 @@ class Client:
                 return
             self._read(json.loads(frame))
 
+    def pump_one(self) -> None:
+        """Wait for the next message and read it."""
+        self._read(json.loads(self.ws.recv(timeout=10)))
+
     def _read(self, message: dict[str, Any]) -> dict[str, Any]:
         if message["type"] == "view":
             self.state = message["state"]
+            self.timeline = list(message.get("timeline", []))
         elif message["type"] == "update":
             self.state = merged(self.state or {}, message["state"])  # (protocol 4: the changes)
+            self.timeline += message.get("timeline", [])
         for ack in message.get("acks", []):
             self._read(ack)
         return message

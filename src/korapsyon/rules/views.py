@@ -457,6 +457,8 @@ def _you(game: Game, seat: int, scan: ViewTracker) -> dict[str, Any]:
     if role is Role.LAWYER:
         year, last = game.last_protected
         you["last_protected"] = _name(game, last) if year == game.year - 1 else None
+    if role is Role.OMBUDSPERSON:  # the table hears it when the discussion closes
+        you["testified"] = _name(game, game.witness_target)
     return you
 
 

@@ -170,22 +170,25 @@ def open_discussion(state: GameState) -> Next:
 
 
 def witness(state: GameState, seat: int, action: Witness) -> None:
-    """The Ombudsperson's testimony (anonymous) against this Year's Bad-aligned finding."""
+    """The Ombudsperson testifies against this Year's Bad-aligned finding. Only they are
+    told now: the table hears the testimony when the discussion closes (RULINGS, R-35), so
+    the moment of a tap does not point at the witness."""
     assert state.investigation is not None
-    found = state.investigation[0]
     state.witness_used = True
-    state.witness_target = found
+    state.witness_target = state.investigation[0]
     state.events.append(ActionTaken(state.year, state.audiences[seat], action))
-    state.events.append(WitnessTestimony(state.year, EVERYONE, state.players[found]))
 
 
 def resolve_discussion(state: GameState) -> Next:
-    """The host closed the discussion: the Witness vote if there was testimony against an
-    active player, else the Year's jail vote."""
+    """The host closed the discussion: this Year's testimony, if any, is announced
+    (anonymously, R-35) and the Witness vote on that player follows; else the Year's jail
+    vote."""
     found = state.witness_target
-    if found is not None and state.status[found] is ACTIVE:
-        return Next(Step.WITNESS_VOTE, state.active_seats(), (state.players[found],))
-    return begin_jail_vote(state)
+    if found is None:
+        return begin_jail_vote(state)
+    name = state.players[found]
+    state.events.append(WitnessTestimony(state.year, EVERYONE, name))
+    return Next(Step.WITNESS_VOTE, state.active_seats(), (name,))
 
 
 # --- the jail votes (R-36; R-25 step 6) --------------------------------------------

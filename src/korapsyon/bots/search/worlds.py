@@ -367,7 +367,13 @@ class _Replay:
 
     # ------------------------------------------------------------------ the discussion
     def _discussion(self, segment: Sequence[BaseEvent]) -> None:
+        """The claims and the seat's own Witness as they came; another seat's Witness
+        (R-35: announced when the discussion closes, so the seat never saw when it was
+        invoked) just before the close."""
         game = self.game
+        testified = not _witnessed_by_me(segment) and any(
+            isinstance(e, WitnessTestimony) for e in segment
+        )
         for event in segment:
             if isinstance(event, ClaimMade):
                 self._apply(
@@ -377,13 +383,13 @@ class _Replay:
                     )
                 )  # fmt: skip
             elif isinstance(event, ActionTaken):
+                if isinstance(event.action, EndDiscussion) and testified:
+                    omb = game.ombudsperson
+                    if omb is None:
+                        raise Inconsistent("a Witness without an Ombudsperson")
+                    self._apply(Witness(player=game.players[omb]))
                 if isinstance(event.action, (Witness, EndDiscussion)):
                     self._apply(event.action)
-            elif isinstance(event, WitnessTestimony) and not _witnessed_by_me(segment):
-                omb = game.ombudsperson
-                if omb is None:
-                    raise Inconsistent("a Witness without an Ombudsperson")
-                self._apply(Witness(player=game.players[omb]))
 
 
 def _witnessed_by_me(segment: Sequence[BaseEvent]) -> bool:

@@ -177,8 +177,12 @@ class Phone {
   decisionOrInfo(view) {
     const panel = this.decisions.panel(view);
     if (view.step === 'discussion' && view.you?.status === 'active') {
+      const testified = view.you.testified; // (R-35: announced when the discussion closes)
       this.private.draw(`🔒 ${t('discussion.private')}`, [language(), view, this.decisions.version], () =>
-        panel ?? h('p', { class: 'hint', text: t('discussion.nothing_private') }),
+        panel ??
+        (testified
+          ? h('p', { testid: 'testified', class: 'info', text: t('discussion.testified', { name: testified }) })
+          : h('p', { class: 'hint', text: t('discussion.nothing_private') })),
       );
       return this.private.element;
     }
