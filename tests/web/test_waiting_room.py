@@ -4,6 +4,7 @@ rules refuse is refused with a message next to it and changes nothing."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections import Counter
@@ -18,6 +19,7 @@ from tests.web.harness import (
     WAIT_MS,
     Tab,
     Tabs,
+    api_seat,
     create_room,
     join_by_link,
     relay,
@@ -229,6 +231,34 @@ def test_a_count_being_typed_when_the_room_is_drawn_again_is_kept(live: Live, ta
     want = {"good_politician": 2, "corrupt_politician": 3, "citizen": 1}
     want |= {"lawyer": 1, "ombudsperson": 1, "coa": 1}
     _until_room(live, code, lambda r: Counter(r["settings"]["roles"]) == want, "the count", host)
+    tabs.assert_clean()
+
+
+def test_a_count_selected_when_the_room_is_drawn_again_takes_the_digit_typed(
+    live: Live, tabs: Tabs
+) -> None:
+    """The host selects a count to type over it, and before the digit is typed the room is
+    drawn again (another person joins the table): the redraw leaves the count focused and
+    selected, so the digit typed replaces it ("3", not "23", which the server refused), and
+    "3" is what the server is sent (R-03)."""
+    host, code = _custom_room_of_nine(live, tabs)
+    count = _count(host, Role.CORRUPT_POLITICIAN)
+    count.select_text()
+    count.evaluate("(el) => { el.dataset.drawn = 'before'; }")
+    api_seat(live, code, "Zed")  # another seat: the room's message draws it again
+    expect(host.el("seat-list").locator(tid("seat-item"))).to_have_count(10)
+    expect(host.page.locator("[data-drawn]")).to_have_count(0)  # (a new element)
+    expect(count).to_be_focused()
+    with host.page.expect_request(re.compile(r"/settings$")) as sent:
+        host.page.keyboard.type("3")
+        expect(count).to_have_value("3")
+        count.press("Tab")
+    roles = Counter(json.loads(sent.value.post_data or "{}")["roles"])
+    assert roles["corrupt_politician"] == 3
+    want = {"good_politician": 2, "corrupt_politician": 3, "citizen": 2}
+    want |= {"lawyer": 1, "ombudsperson": 1, "coa": 1}
+    _until_room(live, code, lambda r: Counter(r["settings"]["roles"]) == want, "the count", host)
+    expect(count).to_have_value("3")
     tabs.assert_clean()
 
 
