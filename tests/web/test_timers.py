@@ -133,9 +133,9 @@ UNCOVERED = """(el) => {
     return { y, hit: !!hit && el.contains(hit), on };
   };
   const centre = at(r.top + r.height / 2);
-  return { centre, foot: at(r.bottom - 4), inside: r.top >= 0 && r.bottom <= innerHeight };
+  return { centre, foot: at(r.bottom - 1), inside: r.top >= 0 && r.bottom <= innerHeight };
 }"""
-"""Whether taps at ``el``'s centre and just over its foot reach it (nothing over them), and
+"""Whether taps at ``el``'s centre and at its foot reach it (nothing over them), and
 whether it is on the screen."""
 
 
