@@ -19,6 +19,7 @@ import re
 import threading
 from collections.abc import Iterator
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -418,28 +419,30 @@ def _record(failed: list[BaseException], run: Any) -> None:
 
 
 @pytest.mark.parametrize("players", [13, 16])
-def test_the_end_analysis_reads_from_the_sofa_on_a_720p_tv(
-    live: Live, tabs: Tabs, players: int
+def test_the_end_analysis_reads_from_the_sofa_on_a_tv(
+    live: Live, tabs: Tabs, players: int, tmp_path: Path
 ) -> None:
     """At the end of a long game of 13 and of 16 players with 24-character names, the
-    board's analysis (each player's line over the Years, issue #20) on a 1280x720 TV: none
-    of its words (the percentages, the Years, the names at the lines' ends, the legend, the
-    moments) is smaller than the board's smallest body text (12 px; the chart's words were
-    drawn at 9 px), no two names overlap, and the end screen still fits without scrolling."""
+    board's analysis (each player's line over the Years, issue #20) on 1280x720 and
+    1920x1080 TVs: none of its words (the percentages, the Years, the names at the lines'
+    ends, the legend, the moments) is smaller than the board's smallest body text (12 px at
+    720p, 18 px at 1080p; the chart's words were drawn at 9-10 px at 720p), no two names
+    overlap, and the end screen still fits without scrolling."""
     code, host_token = _played(live, NAMES[:players])
     store = {f"korapsyon:{code}": {"host_token": host_token}}
-    board = tv(tabs, f"/board?room={code}", (1280, 720, 1, "en"), store)
-    expect(board.el("end-screen")).to_have_attribute("data-fit", "done")
-    analysis = board.el("analysis")
-    expect(analysis).to_have_attribute("data-state", "done")
-    expect(board.el("analysis-chart")).to_be_visible()
-    assert_comes_to_fit(board, [*GAME_HOOKS, "analysis", "analysis-chart"], "the end")
-    read = board.page.evaluate(ANALYSIS_TEXT)
-    assert read["smallest"] >= 720 / 60 - 0.01  # (the board's type is the screen's)
-    small = [(size, text) for size, text in read["sizes"] if size < read["smallest"] - 0.01]
-    assert read["sizes"] and not small, f"{read['smallest']:.2f} px at least: {small}"
-    names = sorted(read["names"])
-    assert names, "no line is named"
-    overlaps = [(a, b) for a, b in pairwise(names) if b[0] < a[1] - 0.5]
-    assert not overlaps, f"names overlap: {overlaps}"
+    for width, height in [(1280, 720), (1920, 1080)]:
+        board = tv(tabs, f"/board?room={code}", (width, height, 1, "en"), store)
+        expect(board.el("end-screen")).to_have_attribute("data-fit", "done")
+        expect(board.el("analysis")).to_have_attribute("data-state", "done")
+        expect(board.el("analysis-chart")).to_be_visible()
+        assert_comes_to_fit(board, [*GAME_HOOKS, "analysis", "analysis-chart"], "the end")
+        board.page.screenshot(path=tmp_path / f"end-{players}-{width}x{height}.png")
+        read = board.page.evaluate(ANALYSIS_TEXT)
+        assert read["smallest"] >= height / 60 - 0.01  # (the board's type is the screen's)
+        small = [(size, text) for size, text in read["sizes"] if size < read["smallest"] - 0.01]
+        assert read["sizes"] and not small, f"{board.label}: {read['smallest']:.2f} px: {small}"
+        names = sorted(read["names"])
+        assert names, f"{board.label}: no line is named"
+        overlaps = [(a, b) for a, b in pairwise(names) if b[0] < a[1] - 0.5]
+        assert not overlaps, f"{board.label}: names overlap: {overlaps}"
     tabs.assert_clean()
