@@ -262,6 +262,34 @@ def test_a_count_selected_when_the_room_is_drawn_again_takes_the_digit_typed(
     tabs.assert_clean()
 
 
+def test_a_timer_selected_when_a_change_s_answer_draws_the_room_takes_what_is_typed(
+    live: Live, tabs: Tabs
+) -> None:
+    """The host changes a count, then selects the discussion timer to type over it, and the
+    count's answer draws the room again before anything is typed: the timer stays focused
+    and selected, so "90" replaces "180" (it made "18090", beyond an hour, and nothing was
+    sent) and 90 s is what the server is sent (R-35)."""
+    host, code = _custom_room_of_nine(live, tabs)
+    network = _SlowSettings(host, code)
+    _count(host, Role.CITIZEN).fill("1")
+    _count(host, Role.CITIZEN).press("Tab")
+    until_routed(host, lambda: network.held, "the count's change")
+    timer = host.el("discussion-seconds")
+    timer.select_text()
+    timer.evaluate("(el) => { el.dataset.drawn = 'before'; }")
+    network.holding = False
+    network.land(network.held.pop(0))  # its answer draws the room again
+    expect(host.page.locator("[data-drawn]")).to_have_count(0)
+    expect(timer).to_be_focused()
+    with host.page.expect_request(re.compile(r"/settings$")) as sent:
+        host.page.keyboard.type("90")
+        expect(timer).to_have_value("90")
+        timer.press("Tab")
+    assert json.loads(sent.value.post_data or "{}")["discussion_seconds"] == 90
+    _until_room(live, code, lambda r: r["settings"].get("discussion_seconds") == 90, "90", host)
+    tabs.assert_clean()
+
+
 def test_quick_changes_then_start_start_the_game_the_host_set(live: Live, tabs: Tabs) -> None:
     """The host changes a count, then another, then two rule variants and taps Start, on
     a slow network. While the first change's answer redraws the room, the controls keep

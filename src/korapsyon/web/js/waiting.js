@@ -363,11 +363,11 @@ function hostPanel(room, hostToken, request) {
       h('input', {
         testid: 'discussion-seconds',
         id: 'discussion-seconds',
-        type: 'number',
-        min: 30,
-        max: 3600,
-        step: 10,
+        type: 'text', // (digits, like the role counts: a redraw keeps its selection)
         inputmode: 'numeric',
+        pattern: '[0-9]{1,4}',
+        maxlength: 4,
+        autocomplete: 'off',
         value: settings.discussion_seconds ?? 180,
         onchange: (event) => {
           const seconds = Number(event.target.value);
