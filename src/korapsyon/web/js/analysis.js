@@ -23,12 +23,16 @@ import { roleBadge } from './roles.js';
 const asked = new Map(); // `${code}|${view}` -> {promise, data, failed}
 const BOARD_MOMENTS = 3;
 
-/** The board's chart of every player's line (the public view's), and its top moments. */
+/**
+ * The board's chart of every player's line (the public view's), and its top moments: as
+ * many as the TV has room for at a readable size (each gives way by itself, the last first).
+ */
 export function tableAnalysis(room, view) {
-  return analysisBlock(room, view, null, (data) => [
-    lineChart(view, data),
-    fitOptional(momentList(view, pickMoments(data.moments, BOARD_MOMENTS))),
-  ]);
+  return analysisBlock(room, view, null, (data) => {
+    const moments = momentList(view, pickMoments(data.moments, BOARD_MOMENTS));
+    for (const moment of moments?.children ?? []) fitOptional(moment);
+    return [lineChart(view, data), moments];
+  });
 }
 
 /**

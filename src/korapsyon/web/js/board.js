@@ -119,8 +119,8 @@ class Board {
  * type is made smaller, step by step, until nothing is cut off (the screen's own size is
  * the start), and again when anything in it changes size (a window resized, a font loaded
  * late, the nights table's next page). Down to the type a room reads (`COMFORT_REM`), it
- * only shrinks; then the parts marked `data-fit-optional` - the analysis's moments, the
- * recap - give way (the last first) before it shrinks on, down to its floor, and come
+ * only shrinks; then the parts marked `data-fit-optional` - each of the analysis's
+ * moments, the recap - give way (the last first) before it shrinks on, down to its floor, and come
  * back if they fit. `data-fit="done"`: it has been fitted once.
  */
 function fitToScreen(el) {
