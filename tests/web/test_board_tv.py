@@ -424,19 +424,20 @@ def test_the_end_analysis_reads_from_the_sofa_on_a_tv(
 ) -> None:
     """At the end of a long game of 13 and of 16 players with 24-character names, the
     board's analysis (each player's line over the Years, issue #20) on 1280x720 and
-    1920x1080 TVs: none of its words (the percentages, the Years, the names at the lines'
-    ends, the legend, the moments) is smaller than the board's smallest body text (12 px at
-    720p, 18 px at 1080p; the chart's words were drawn at 9-10 px at 720p), no two names
-    overlap, and the end screen still fits without scrolling."""
+    1920x1080 TVs (and 1280x720 in Filipino): none of its words (the percentages, the
+    Years, the names at the lines' ends, the legend, the moments) is smaller than the
+    board's smallest body text (12 px at 720p, 18 px at 1080p; the chart's words were
+    drawn at 9-10 px at 720p), no two names overlap, and the end screen still fits
+    without scrolling."""
     code, host_token = _played(live, NAMES[:players])
     store = {f"korapsyon:{code}": {"host_token": host_token}}
-    for width, height in [(1280, 720), (1920, 1080)]:
-        board = tv(tabs, f"/board?room={code}", (width, height, 1, "en"), store)
+    for width, height, lang in [(1280, 720, "en"), (1920, 1080, "en"), (1280, 720, "fil")]:
+        board = tv(tabs, f"/board?room={code}", (width, height, 1, lang), store)
         expect(board.el("end-screen")).to_have_attribute("data-fit", "done")
         expect(board.el("analysis")).to_have_attribute("data-state", "done")
         expect(board.el("analysis-chart")).to_be_visible()
         assert_comes_to_fit(board, [*GAME_HOOKS, "analysis", "analysis-chart"], "the end")
-        board.page.screenshot(path=tmp_path / f"end-{players}-{width}x{height}.png")
+        board.page.screenshot(path=tmp_path / f"end-{players}-{width}x{height}-{lang}.png")
         read = board.page.evaluate(ANALYSIS_TEXT)
         assert read["smallest"] >= height / 60 - 0.01  # (the board's type is the screen's)
         small = [(size, text) for size, text in read["sizes"] if size < read["smallest"] - 0.01]
