@@ -12,9 +12,14 @@ chart showed a Year that lost 9 as a rise."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import random
 import re
+import threading
 from collections.abc import Iterator
+from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,7 +29,7 @@ from playwright.sync_api import expect
 from korapsyon.rules.roles import Role
 from korapsyon.rules.steps import Step
 from korapsyon.selfplay import table
-from tests.server.live import Live, start
+from tests.server.live import Live, make_room, open_client, play, start
 from tests.web.harness import Tab, Tabs, api_room, api_seat, tid, wait_for_game
 from tests.web.tvgame import NAMES, TvGame
 
@@ -355,3 +360,90 @@ def test_the_phone_table_tags_the_committee_and_marks_you(live: Live, tabs: Tabs
         row = players.locator(f'{tid("board-player")}[data-name="{name}"]')
         tag = row.locator(f'{tid("player-tag")}[data-tag="committee"]')
         expect(tag).to_have_count(1 if name in committee else 0)
+
+
+ANALYSIS_TEXT = """() => {
+  // every word of the end screen's analysis as read: its type size (an SVG text's, its
+  // height on the screen) and the rectangles of its line names
+  const box = document.querySelector('[data-testid="analysis"]');
+  const sizes = [];
+  const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!node.data.trim() || el.closest('[hidden], title') || !el.getClientRects().length) continue;
+    const size = el instanceof SVGElement
+      ? el.getBoundingClientRect().height : parseFloat(getComputedStyle(el).fontSize);
+    sizes.push([size, node.data.trim()]);
+  }
+  const names = [...box.querySelectorAll('.analysis-label:not([hidden])')].map((label) => {
+    const r = label.getBoundingClientRect();
+    return [r.top, r.bottom];
+  });
+  const root = parseFloat(getComputedStyle(document.documentElement).fontSize);
+  return { sizes, names, smallest: 0.75 * root };
+}"""
+"""The analysis's words and their sizes, the names' boxes, and the board's smallest body
+text (its players' tags, 0.75rem: 12 px at 720p)."""
+
+
+def _played(live: Live, names: list[str]) -> tuple[str, str]:
+    """A room of ``names`` whose seats play a whole game of random legal choices over
+    WebSockets (on an event loop in a thread: Playwright's is this one's): (code, host
+    token)."""
+    code, host_token, tokens = make_room(live, names)
+    start(live, code, host_token)
+    wait_for_game(live, code)
+
+    async def game() -> None:
+        seats = {name: await open_client(live, code, token=t) for name, t in tokens.items()}
+        host = await open_client(live, code, host_token=host_token)
+        try:
+            await play(seats, host, random.Random(len(names)))
+        finally:
+            for client in [*seats.values(), host]:
+                await client.ws.close()
+
+    failed: list[BaseException] = []
+    thread = threading.Thread(target=lambda: _record(failed, lambda: asyncio.run(game())))
+    thread.start()
+    thread.join(120)
+    assert not thread.is_alive() and not failed, f"the game was not played: {failed}"
+    return code, host_token
+
+
+def _record(failed: list[BaseException], run: Any) -> None:
+    try:
+        run()
+    except BaseException as exc:  # (handed to the test's thread)
+        failed.append(exc)
+
+
+@pytest.mark.parametrize("players", [13, 16])
+def test_the_end_analysis_reads_from_the_sofa_on_a_tv(
+    live: Live, tabs: Tabs, players: int, tmp_path: Path
+) -> None:
+    """At the end of a long game of 13 and of 16 players with 24-character names, the
+    board's analysis (each player's line over the Years, issue #20) on 1280x720 and
+    1920x1080 TVs (and 1280x720 in Filipino): none of its words (the percentages, the
+    Years, the names at the lines' ends, the legend, the moments) is smaller than the
+    board's smallest body text (12 px at 720p, 18 px at 1080p; the chart's words were
+    drawn at 9-10 px at 720p), no two names overlap, and the end screen still fits
+    without scrolling."""
+    code, host_token = _played(live, NAMES[:players])
+    store = {f"korapsyon:{code}": {"host_token": host_token}}
+    for width, height, lang in [(1280, 720, "en"), (1920, 1080, "en"), (1280, 720, "fil")]:
+        board = tv(tabs, f"/board?room={code}", (width, height, 1, lang), store)
+        expect(board.el("end-screen")).to_have_attribute("data-fit", "done")
+        expect(board.el("analysis")).to_have_attribute("data-state", "done")
+        expect(board.el("analysis-chart")).to_be_visible()
+        assert_comes_to_fit(board, [*GAME_HOOKS, "analysis", "analysis-chart"], "the end")
+        board.page.screenshot(path=tmp_path / f"end-{players}-{width}x{height}-{lang}.png")
+        read = board.page.evaluate(ANALYSIS_TEXT)
+        assert read["smallest"] >= height / 60 - 0.01  # (the board's type is the screen's)
+        small = [(size, text) for size, text in read["sizes"] if size < read["smallest"] - 0.01]
+        assert read["sizes"] and not small, f"{board.label}: {read['smallest']:.2f} px: {small}"
+        names = sorted(read["names"])
+        assert names, f"{board.label}: no line is named"
+        overlaps = [(a, b) for a, b in pairwise(names) if b[0] < a[1] - 0.5]
+        assert not overlaps, f"{board.label}: names overlap: {overlaps}"
+    tabs.assert_clean()

@@ -7,14 +7,27 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import WebSocketRoute, expect
 
 from korapsyon.rules.steps import Step
+from korapsyon.selfplay import table
 from tests.server.live import Live, add_bots, start
-from tests.web.harness import FAST, Tabs, api_room, api_seat, relay, wait_for_game
-from tests.web.scripted import catalog
+from tests.web.harness import (
+    FAST,
+    HOUR_TIMERS,
+    Tab,
+    Tabs,
+    api_room,
+    api_seat,
+    relay,
+    tid,
+    wait_for_game,
+)
+from tests.web.scripted import Seats, catalog, names_tokens
 
 
 def test_R72_the_moderator_pauses_extends_and_ends_the_step(live: Live, tabs: Tabs) -> None:
@@ -108,4 +121,62 @@ def test_R72_in_a_steps_last_seconds_an_unconfirmed_choice_is_said_not_to_count(
     expect(phone.el("timer")).to_have_class(re.compile(r"\burgent\b"))
     after = "(el) => getComputedStyle(el, '::after').content"
     assert words["ballot.hurry"] in status.evaluate(after)
+    tabs.assert_clean()
+
+
+UNCOVERED = """(el) => {
+  const r = el.getBoundingClientRect();
+  const x = r.left + r.width / 2;
+  const at = (y) => {
+    const hit = document.elementFromPoint(x, y);
+    const on = hit ? `${hit.tagName}.${hit.className}` : null;
+    return { y, hit: !!hit && el.contains(hit), on };
+  };
+  const centre = at(r.top + r.height / 2);
+  return { centre, foot: at(r.bottom - 1), inside: r.top >= 0 && r.bottom <= innerHeight };
+}"""
+"""Whether taps at ``el``'s centre and at its foot reach it (nothing over them), and
+whether it is on the screen."""
+
+
+def _first_choice_is_uncovered(phone: Tab, where: str, shot: str) -> None:
+    """While the line "Confirm now" shows, the first choice is on the screen and a tap on
+    its centre reaches it."""
+    status = phone.el("ballot-status")
+    expect(status).to_have_attribute("data-state", "choosing")
+    expect(phone.el("timer")).to_have_class(re.compile(r"\burgent\b"))
+    hurry = status.get_attribute("data-hurry") or ""
+    assert hurry in status.evaluate("(el) => getComputedStyle(el, '::after').content")
+    first = phone.el("choice-panel").locator(tid("option")).first
+    found = first.evaluate(UNCOVERED)
+    phone.page.screenshot(path=shot)
+    assert found["inside"] and found["centre"]["hit"], f"{phone.label}, {where}: {found} ({shot})"
+    assert found["foot"]["hit"], f"{phone.label}, {where}: its foot is covered: {found} ({shot})"
+
+
+@pytest.mark.parametrize("lang", ["fil", "en"])
+def test_R72_the_last_seconds_line_covers_no_choice_on_a_small_phone(
+    live: Live, tabs: Tabs, lang: str, tmp_path: Path
+) -> None:
+    """On a 360x640 phone, in a step's last ten seconds the line telling an unconfirmed
+    ballot to confirm (R-72) takes room of its own: the night's first choice, and a day
+    ballot's, stay on the screen and a tap reaches them (it hid the night's first row)."""
+    names = table(9)
+    code, host_token = api_room(live, FAST | HOUR_TIMERS)
+    tokens = names_tokens(live, code, names)
+    me = names[0]
+    seats = Seats(live, code, host_token, {n: t for n, t in tokens.items() if n != me})
+    phone = tabs.open(me, storage={f"korapsyon:{code}": {"token": tokens[me], "name": me}})
+    phone.context.add_init_script(f"localStorage.setItem('korapsyon:lang:play', '{lang}');")
+    phone.page.set_viewport_size({"width": 360, "height": 640})
+    relay(phone, down=_last_seconds)
+    phone.page.goto(f"/play?room={code}")
+    start(live, code, host_token)
+    wait_for_game(live, code)
+    expect(phone.el("night-screen")).to_be_visible()
+    _first_choice_is_uncovered(phone, "the night", str(tmp_path / f"night-{lang}.png"))
+    seats.until(lambda: live.game(code).step is Step.STAND, phones=[phone])
+    expect(phone.el("screen")).to_have_attribute("data-step", "stand")
+    _first_choice_is_uncovered(phone, "the stand ballot", str(tmp_path / f"stand-{lang}.png"))
+    seats.close()
     tabs.assert_clean()

@@ -4,6 +4,7 @@ rules refuse is refused with a message next to it and changes nothing."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections import Counter
@@ -18,6 +19,7 @@ from tests.web.harness import (
     WAIT_MS,
     Tab,
     Tabs,
+    api_seat,
     create_room,
     join_by_link,
     relay,
@@ -229,6 +231,62 @@ def test_a_count_being_typed_when_the_room_is_drawn_again_is_kept(live: Live, ta
     want = {"good_politician": 2, "corrupt_politician": 3, "citizen": 1}
     want |= {"lawyer": 1, "ombudsperson": 1, "coa": 1}
     _until_room(live, code, lambda r: Counter(r["settings"]["roles"]) == want, "the count", host)
+    tabs.assert_clean()
+
+
+def test_a_count_selected_when_the_room_is_drawn_again_takes_the_digit_typed(
+    live: Live, tabs: Tabs
+) -> None:
+    """The host selects a count to type over it, and before the digit is typed the room is
+    drawn again (another person joins the table): the redraw leaves the count focused and
+    selected, so the digit typed replaces it ("3", not "23", which the server refused), and
+    "3" is what the server is sent (R-03)."""
+    host, code = _custom_room_of_nine(live, tabs)
+    count = _count(host, Role.CORRUPT_POLITICIAN)
+    count.select_text()
+    count.evaluate("(el) => { el.dataset.drawn = 'before'; }")
+    api_seat(live, code, "Zed")  # another seat: the room's message draws it again
+    expect(host.el("seat-list").locator(tid("seat-item"))).to_have_count(10)
+    expect(host.page.locator("[data-drawn]")).to_have_count(0)  # (a new element)
+    expect(count).to_be_focused()
+    with host.page.expect_request(re.compile(r"/settings$")) as sent:
+        host.page.keyboard.type("3")
+        expect(count).to_have_value("3")
+        count.press("Tab")
+    roles = Counter(json.loads(sent.value.post_data or "{}")["roles"])
+    assert roles["corrupt_politician"] == 3
+    want = {"good_politician": 2, "corrupt_politician": 3, "citizen": 2}
+    want |= {"lawyer": 1, "ombudsperson": 1, "coa": 1}
+    _until_room(live, code, lambda r: Counter(r["settings"]["roles"]) == want, "the count", host)
+    expect(count).to_have_value("3")
+    tabs.assert_clean()
+
+
+def test_a_timer_selected_when_a_change_s_answer_draws_the_room_takes_what_is_typed(
+    live: Live, tabs: Tabs
+) -> None:
+    """The host changes a count, then selects the discussion timer to type over it, and the
+    count's answer draws the room again before anything is typed: the timer stays focused
+    and selected, so "90" replaces "180" (it made "18090", beyond an hour, and nothing was
+    sent) and 90 s is what the server is sent (R-35)."""
+    host, code = _custom_room_of_nine(live, tabs)
+    network = _SlowSettings(host, code)
+    _count(host, Role.CITIZEN).fill("1")
+    _count(host, Role.CITIZEN).press("Tab")
+    until_routed(host, lambda: network.held, "the count's change")
+    timer = host.el("discussion-seconds")
+    timer.select_text()
+    timer.evaluate("(el) => { el.dataset.drawn = 'before'; }")
+    network.holding = False
+    network.land(network.held.pop(0))  # its answer draws the room again
+    expect(host.page.locator("[data-drawn]")).to_have_count(0)
+    expect(timer).to_be_focused()
+    with host.page.expect_request(re.compile(r"/settings$")) as sent:
+        host.page.keyboard.type("90")
+        expect(timer).to_have_value("90")
+        timer.press("Tab")
+    assert json.loads(sent.value.post_data or "{}")["discussion_seconds"] == 90
+    _until_room(live, code, lambda r: r["settings"].get("discussion_seconds") == 90, "90", host)
     tabs.assert_clean()
 
 

@@ -23,12 +23,16 @@ import { roleBadge } from './roles.js';
 const asked = new Map(); // `${code}|${view}` -> {promise, data, failed}
 const BOARD_MOMENTS = 3;
 
-/** The board's chart of every player's line (the public view's), and its top moments. */
+/**
+ * The board's chart of every player's line (the public view's), and its top moments: as
+ * many as the TV has room for at a readable size (each gives way by itself, the last first).
+ */
 export function tableAnalysis(room, view) {
-  return analysisBlock(room, view, null, (data) => [
-    lineChart(view, data),
-    fitOptional(momentList(view, pickMoments(data.moments, BOARD_MOMENTS))),
-  ]);
+  return analysisBlock(room, view, null, (data) => {
+    const moments = momentList(view, pickMoments(data.moments, BOARD_MOMENTS));
+    for (const moment of moments?.children ?? []) fitOptional(moment);
+    return [lineChart(view, data), moments];
+  });
 }
 
 /**
@@ -93,56 +97,76 @@ const isCorrupt = (view, name) => roleOf(view, name) === 'corrupt_politician';
 /**
  * One line per player over the Years (`analysis-chart`): the Corrupt's lines in their
  * colour, everyone else's in the Good team's; the lines that end high, or are a Corrupt's,
- * named at their end (nudged apart so that no two names overlap).
+ * named at their end (nudged apart so that no two names overlap; those that cannot fit
+ * give way, the Corrupt's last).
+ *
+ * The lines are an SVG stretched over the plot; every word (the percentages, the Years,
+ * the names) is HTML beside it, sized by the stylesheet in the board's own type: drawn in
+ * the SVG, it shrank with the chart (9 px on a 720p TV, unreadable from a sofa).
  */
 function lineChart(view, data) {
   const years = data.years;
   if (!years.length) return null;
-  const width = 360;
-  const height = 200;
-  const pad = { left: 44, right: 100, top: 10, bottom: 24 };
   const first = years[0].year;
   const last = years[years.length - 1].year;
-  const x = (year) => pad.left + ((width - pad.left - pad.right) * (year - first)) / Math.max(1, last - first);
-  const y = (p) => pad.top + (height - pad.top - pad.bottom) * (1 - p);
-  const every = Math.max(1, Math.ceil((last - first + 1) / 8)); // Years named on the axis
+  const x = (year) => (100 * (year - first)) / Math.max(1, last - first); // % of the plot
+  const y = (p) => 100 * (1 - p);
+  const every = Math.max(1, Math.ceil((last - first + 1) / 6)); // Years named on the axis
   const names = view.players.map((p) => p.name);
   const end = (name) => years[years.length - 1].corrupt[name] ?? 0;
   const order = [...names].sort((a, b) => Number(isCorrupt(view, a)) - Number(isCorrupt(view, b))); // the Corrupt on top
   const labelled = names.filter((name) => isCorrupt(view, name) || end(name) >= 0.5).sort((a, b) => end(b) - end(a));
-  const gap = 13;
-  let floor = -Infinity;
-  const labels = labelled.map((name) => {
-    const at = Math.max(y(end(name)), floor + gap);
-    floor = at;
-    return { name, at };
-  });
   const summary = order.map((name) => `${name}: ${years.map((yr) => percent(yr.corrupt[name] ?? 0)).join(', ')}`).join('; ');
+  const nameColumn = h(
+    'div',
+    { class: 'analysis-names', 'aria-hidden': 'true' },
+    labelled.map((name) =>
+      h('span', {
+        class: `analysis-label team-${isCorrupt(view, name) ? 'bad' : 'good'}`,
+        title: name,
+        data: { at: 1 - end(name), keep: isCorrupt(view, name) ? 1 : 0 },
+        text: clip(name),
+      }),
+    ),
+  );
+  new ResizeObserver(() => nudge(nameColumn)).observe(nameColumn);
   return h(
     'figure',
     { class: 'analysis-chart-box' },
     h('figcaption', { text: `🔎 ${t('analysis.title')}` }),
-    svg(
-      'svg',
-      { testid: 'analysis-chart', class: 'analysis-chart', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `${t('analysis.title')}: ${summary}` },
-      [0, 0.5, 1].map((p) => [
-        svg('line', { x1: pad.left, x2: width - pad.right, y1: y(p), y2: y(p), class: p === 0 ? 'axis' : 'grid' }),
-        svg('text', { x: pad.left - 5, y: y(p) + 4, 'text-anchor': 'end', class: 'tick', text: percent(p) }),
-      ]),
-      years.filter((yr) => (yr.year - first) % every === 0).map((yr) => svg('text', { x: x(yr.year), y: height - 6, 'text-anchor': 'middle', class: 'tick', text: String(yr.year) })),
-      order.map((name) => {
-        const team = isCorrupt(view, name) ? 'bad' : 'good';
-        const points = years.map((yr) => [x(yr.year), y(yr.corrupt[name] ?? 0)]);
-        return svg(
-          'g',
-          { class: `analysis-line team-${team}`, data: { name } },
-          svg('title', { text: `${name}: ${years.map((yr) => percent(yr.corrupt[name] ?? 0)).join(' → ')}` }),
-          svg('path', { d: points.map(([px, py], k) => `${k ? 'L' : 'M'}${px.toFixed(1)},${py.toFixed(1)}`).join(' ') }),
-          points.length === 1 ? svg('circle', { cx: points[0][0], cy: points[0][1], r: 3 }) : null,
-        );
-      }),
-      labels.map(({ name, at }) =>
-        svg('text', { x: width - pad.right + 4, y: at + 4, class: `analysis-label team-${isCorrupt(view, name) ? 'bad' : 'good'}`, text: clip(name) }),
+    h(
+      'div',
+      { testid: 'analysis-chart', class: 'analysis-chart', role: 'img', 'aria-label': `${t('analysis.title')}: ${summary}` },
+      h(
+        'div',
+        { class: 'analysis-axis analysis-y', 'aria-hidden': 'true' },
+        [1, 0.5, 0].map((p) => placed(h('span', { class: 'tick', text: percent(p) }), 'top', y(p))),
+      ),
+      h(
+        'div',
+        { class: 'analysis-plot', 'aria-hidden': 'true' },
+        svg(
+          'svg',
+          { viewBox: '0 0 100 100', preserveAspectRatio: 'none' },
+          [0, 0.5, 1].map((p) => svg('line', { x1: 0, x2: 100, y1: y(p), y2: y(p), class: p === 0 ? 'axis' : 'grid' })),
+          order.map((name) => {
+            const team = isCorrupt(view, name) ? 'bad' : 'good';
+            const points = years.map((yr) => [x(yr.year), y(yr.corrupt[name] ?? 0)]);
+            const d = points.map(([px, py], k) => `${k ? 'L' : 'M'}${px.toFixed(2)},${py.toFixed(2)}`).join(' ');
+            return svg(
+              'g',
+              { class: `analysis-line team-${team}`, data: { name } },
+              svg('title', { text: `${name}: ${years.map((yr) => percent(yr.corrupt[name] ?? 0)).join(' → ')}` }),
+              svg('path', { d: points.length === 1 ? `${d} h0` : d }), // (one Year: a dot)
+            );
+          }),
+        ),
+      ),
+      nameColumn,
+      h(
+        'div',
+        { class: 'analysis-axis analysis-x', 'aria-hidden': 'true' },
+        years.filter((yr) => (yr.year - first) % every === 0).map((yr) => placed(h('span', { class: 'tick', text: String(yr.year) }), 'left', x(yr.year))),
       ),
     ),
     h(
@@ -152,6 +176,42 @@ function lineChart(view, data) {
       h('li', { class: 'team-good' }, h('span', { class: 'swatch', 'aria-hidden': 'true' }), t('analysis.legend.good')),
     ),
   );
+}
+
+/** `el` at `percent` % of its axis (`top` or `left`): CSSOM, which the CSP allows. */
+function placed(el, side, percent) {
+  el.style.setProperty(side, `${percent}%`);
+  return el;
+}
+
+/**
+ * The names at the lines' ends, each as near its line's end as it can be without two
+ * overlapping or one leaving the plot: as many as fit (the Corrupt's first, then the
+ * highest), pushed down from the top and then up from the foot. Drawn again whenever the
+ * chart's size changes (the end screen is fitted to the TV).
+ */
+function nudge(column) {
+  const labels = [...column.children];
+  for (const label of labels) label.hidden = false;
+  const height = column.clientHeight;
+  const gap = labels[0]?.offsetHeight ?? 0;
+  if (!height || !gap) return;
+  const room = Math.max(0, Math.floor(height / gap) + 1); // (half a name may stand over each end)
+  const kept = new Set([...labels].sort((a, b) => b.dataset.keep - a.dataset.keep).slice(0, room));
+  const shown = labels.filter((label) => kept.has(label));
+  for (const label of labels) label.hidden = !kept.has(label);
+  const tops = [];
+  let floor = -Infinity;
+  for (const label of shown) {
+    floor = Math.max(label.dataset.at * height - gap / 2, floor + gap, -gap / 2);
+    tops.push(floor);
+  }
+  let ceiling = height - gap / 2;
+  for (let i = shown.length - 1; i >= 0; i -= 1) {
+    tops[i] = Math.min(tops[i], ceiling);
+    ceiling = tops[i] - gap;
+  }
+  shown.forEach((label, i) => label.style.setProperty('top', `${tops[i]}px`));
 }
 
 const clip = (name) => (name.length > 13 ? `${name.slice(0, 12)}…` : name);

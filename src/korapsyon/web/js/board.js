@@ -117,10 +117,11 @@ class Board {
 /**
  * The end screen on a TV holds a game of any length (Years, players, long names): its
  * type is made smaller, step by step, until nothing is cut off (the screen's own size is
- * the start; at the smallest type still read from afar, the parts marked
- * `data-fit-optional` - the analysis's moments, the recap - give way while they do not
- * fit), and again when anything in it changes size (a window resized, a font loaded
- * late, the nights table's next page). `data-fit="done"`: it has been fitted once.
+ * the start), and again when anything in it changes size (a window resized, a font loaded
+ * late, the nights table's next page). Down to the type a room reads (`COMFORT_REM`), it
+ * only shrinks; then the parts marked `data-fit-optional` - each of the analysis's
+ * moments, the recap - give way (the last first) before it shrinks on, down to its floor, and come
+ * back if they fit. `data-fit="done"`: it has been fitted once.
  */
 function fitToScreen(el) {
   if (!el || el.dataset.fit) return;
@@ -130,13 +131,18 @@ function fitToScreen(el) {
     const optional = [...el.querySelectorAll('[data-fit-optional]')];
     for (const part of optional) part.hidden = false;
     let size = parseFloat(getComputedStyle(el).fontSize);
-    while (cut() && size > 10) {
-      size *= 0.94;
-      el.style.fontSize = `${size}px`;
-    }
-    // at the type's floor, what may go goes (the last first), and then comes back if it fits
+    const shrink = (floor) => {
+      while (cut() && size > floor) {
+        size *= 0.94;
+        el.style.fontSize = `${size}px`;
+      }
+    };
+    shrink(COMFORT_REM * parseFloat(getComputedStyle(document.documentElement).fontSize));
+    // what may go goes (the last first) before the type gets smaller still, and comes back
+    // if it fits after all
     const gone = [];
     while (cut() && optional.length) gone.push(Object.assign(optional.pop(), { hidden: true }));
+    shrink(FLOOR_PX);
     for (const part of gone.reverse()) {
       part.hidden = false;
       if (cut()) part.hidden = true;
@@ -152,5 +158,10 @@ function fitToScreen(el) {
   for (const part of el.children) observer.observe(part);
   addEventListener('resize', () => el.isConnected && requestAnimationFrame(fit));
 }
+
+// The end screen's type: the smallest it is made before its optional parts give way (the
+// board's root type is the screen's: 16 px at 720p, 24 px at 1080p), and its floor.
+const COMFORT_REM = 0.8;
+const FLOOR_PX = 10;
 
 runPage('board', (tokens) => (tokens.host_token ? { host_token: tokens.host_token } : { spectate: true }), Board);

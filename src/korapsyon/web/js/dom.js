@@ -62,20 +62,55 @@ const FOCUS_KEYS = ['testid', 'value', 'field', 'role', 'option', 'seat', 'claim
 
 /**
  * Replace the children of `parent` with `children`, then give the focus back to the
- * control that matches the one focused before (same hook and data attributes).
+ * control that matches the one focused before (same hook and data attributes), as the
+ * person left it: what was typed into a field and not yet committed (no `change` since)
+ * stays in it instead of the value drawn, and a text field keeps its selection (a count
+ * selected to be typed over is typed over, not added to: "2" then "3" made "23").
  */
 export function rerender(parent, ...children) {
   const active = document.activeElement;
   const key = active && parent.contains(active) ? focusKey(active) : null;
+  const typing = key ? typedState(active) : null; // (read before the removal blurs it)
   parent.replaceChildren(...children.flat(Infinity).filter(Boolean));
   if (key) {
     const again = [...parent.querySelectorAll('[data-testid]')].find((el) => focusKey(el) === key);
-    if (again) again.focus();
+    if (again) {
+      again.focus();
+      if (typing && again.matches(TYPED)) restoreTyped(again, typing);
+    }
   }
 }
 
 function focusKey(el) {
   return FOCUS_KEYS.map((k) => el.dataset?.[k] ?? '').join('|');
+}
+
+/** The fields a person types into. */
+const TYPED = 'textarea, input:not([type="checkbox"], [type="radio"], [type="range"], [type="color"], [type="file"], [type="button"], [type="submit"], [type="reset"])';
+
+// The fields typed into since their last `change` (what is in them is the person's, not
+// yet the page's): a redraw keeps their value.
+const uncommitted = new WeakSet();
+document.addEventListener('input', (event) => uncommitted.add(event.target), true);
+document.addEventListener('change', (event) => uncommitted.delete(event.target), true);
+
+/**
+ * What a field the person types into holds: its value, whether that was typed and not yet
+ * committed, and its selection where it has one (a number field has none: Chrome gives
+ * no `selectionStart`). Null for any other element.
+ */
+function typedState(el) {
+  if (!el.matches?.(TYPED)) return null;
+  const selection = typeof el.selectionStart === 'number' ? [el.selectionStart, el.selectionEnd, el.selectionDirection ?? 'none'] : null;
+  return { value: el.value, typed: uncommitted.has(el), selection };
+}
+
+function restoreTyped(el, state) {
+  if (state.typed && el.value !== state.value) {
+    el.value = state.value;
+    uncommitted.add(el);
+  }
+  if (state.selection && el.value === state.value && typeof el.selectionStart === 'number') el.setSelectionRange(...state.selection);
 }
 
 /**

@@ -363,11 +363,11 @@ function hostPanel(room, hostToken, request) {
       h('input', {
         testid: 'discussion-seconds',
         id: 'discussion-seconds',
-        type: 'number',
-        min: 30,
-        max: 3600,
-        step: 10,
+        type: 'text', // (digits, like the role counts: a redraw keeps its selection)
         inputmode: 'numeric',
+        pattern: '[0-9]{1,4}',
+        maxlength: 4,
+        autocomplete: 'off',
         value: settings.discussion_seconds ?? 180,
         onchange: (event) => {
           const seconds = Number(event.target.value);
@@ -485,13 +485,16 @@ function setupFields(room, seats, put) {
           'label',
           { class: 'role-count' },
           h('span', { text: `${ROLE_ICONS[role]} ${roleTitle(role)}` }),
+          // (a text field that takes digits: a number field has no selection a redraw could
+          // keep, and a digit typed over a selected count went after it, "23")
           h('input', {
-            type: 'number',
+            type: 'text',
             testid: 'role-count',
             data: { role },
-            min: 0,
-            max: 20,
             inputmode: 'numeric',
+            pattern: '[0-9]{1,2}',
+            maxlength: 2,
+            autocomplete: 'off',
             value: counts[i],
             disabled: !custom,
             onchange: (event) => {
