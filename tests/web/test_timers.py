@@ -178,5 +178,12 @@ def test_R72_the_last_seconds_line_covers_no_choice_on_a_small_phone(
     seats.until(lambda: live.game(code).step is Step.STAND, phones=[phone])
     expect(phone.el("screen")).to_have_attribute("data-step", "stand")
     _first_choice_is_uncovered(phone, "the stand ballot", str(tmp_path / f"stand-{lang}.png"))
+    # nothing chosen yet (Confirm disabled): told to choose, then, once chosen, to confirm
+    words, status = catalog(lang), phone.el("ballot-status")
+    expect(phone.el("confirm")).to_be_disabled()
+    expect(status).to_have_attribute("data-hurry", words["ballot.hurry_choose"])
+    phone.el("choice-panel").locator(tid("option")).first.click()
+    expect(phone.el("confirm")).to_be_enabled()
+    expect(status).to_have_attribute("data-hurry", words["ballot.hurry"])
     seats.close()
     tabs.assert_clean()

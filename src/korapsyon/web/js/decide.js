@@ -174,6 +174,13 @@ export function nightNotes(code) {
   }
 }
 
+/** Whether `draft` answers every field of `choice` (Confirm is enabled only then). */
+function isReady(choice, draft) {
+  return Object.keys(choice.options).every((field) =>
+    choice.pick ? (draft[field] || []).length === choice.pick : field in draft && draft[field] !== undefined,
+  );
+}
+
 export class Decisions {
   /** `room`: the page's RoomState; `redraw()` after local changes. */
   constructor(room, redraw) {
@@ -209,7 +216,7 @@ export class Decisions {
           ? h('p', { testid: 'barred-note', id: 'barred-note', class: 'barred-note', role: 'status', hidden: this.barredTap !== key, text: `✋ ${t('night.barred')}` })
           : null,
         this.confirmButton(view, choice, draft, key, unsent),
-        this.status(view, key, unsent),
+        this.status(view, key, unsent, isReady(choice, draft)),
       ),
     );
   }
@@ -351,9 +358,7 @@ export class Decisions {
     const action = this.actionOf(view, choice, draft);
     const submitted = view.you.submitted;
     const same = submitted && !unsent;
-    const ready = Object.entries(choice.options).every(([field]) =>
-      choice.pick ? (draft[field] || []).length === choice.pick : field in draft && draft[field] !== undefined,
-    );
+    const ready = isReady(choice, draft);
     const label = submitted ? t('choice.change') : t(`confirm.${view.step === 'hidden' ? 'night' : choice.action}`);
     // kept until the connection is back, another choice may take its place
     const kept = this.room.queued(key);
@@ -414,7 +419,7 @@ export class Decisions {
    * why), unsent (a choice was confirmed, and the screen now shows another: the confirmed
    * one still counts) or waiting (for N others).
    */
-  status(view, key, unsent) {
+  status(view, key, unsent, ready) {
     const submitted = view.you.submitted;
     const ballot = view.ballot || {};
     let state = 'choosing';
@@ -443,9 +448,10 @@ export class Decisions {
       text = t('ballot.offline');
     }
     const icon = { choosing: '✏', offline: '⚠', queued: '⚠', refused: '⚠', sent: '📤', unsent: '⚠', waiting: '⏳' }[state];
-    // (in a step's last seconds, a choice not confirmed is said not to count: the
-    // stylesheet adds `hurry` while the clock is urgent, timer.js)
-    const hurry = state === 'choosing' ? t('ballot.hurry') : null;
+    // (in a step's last seconds, a choice not confirmed is said not to count - and with
+    // nothing chosen yet, Confirm still disabled, the person is told to choose: the
+    // stylesheet shows `hurry` while the clock is urgent, timer.js)
+    const hurry = state === 'choosing' ? t(ready ? 'ballot.hurry' : 'ballot.hurry_choose') : null;
     return h('p', { testid: 'ballot-status', class: `ballot-status ${state}`, role: 'status', data: { state, hurry }, text: `${icon} ${text}` });
   }
 }
