@@ -3,16 +3,18 @@ testimony is anonymous, so nothing reaches the table at the moment of the tap - 
 followed by the TV's announcement would point at whoever just tapped. The Ombudsperson's
 own phone says, inside its closed private fold, that the testimony is in and when the
 table will hear it; the table hears it when the host closes the discussion, and the
-Witness vote follows."""
+Witness vote follows, its tally worded in the phone's language."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import expect
 
 from korapsyon.rules.roles import Role
+from korapsyon.rules.steps import Step
 from korapsyon.selfplay import table
 from tests.server.live import Live, start
 from tests.web.harness import (
@@ -98,5 +100,16 @@ def test_R35_the_table_hears_a_witness_when_the_discussion_closes_not_at_the_tap
     expect(phone.el("screen")).to_have_attribute("data-step", "witness_vote")
     expect(phone.el("testified")).to_have_count(0)
     expect(phone.page.locator(tid("choice-panel"))).to_contain_text(corrupt)
+
+    # The Witness vote's tally counts yes and no, in the phone's language.
+    seats.until(lambda: live.game(code).step is not Step.WITNESS_VOTE, phones=[phone])
+    entry = phone.page.locator(f"{tid('timeline-entry')}[data-kind='vote_tally']").first
+    tally = plain(entry.text_content())
+    assert words["tl.vote.witness_vote"] in tally, tally
+    assert words["tl.vote_tally.no"] in tally and words["tl.vote_tally.yes"] in tally, tally
+    if lang != "en":
+        assert not re.search(r"\b(yes|no)\b", tally), tally
+    first = phone.page.locator(f"{tid('timeline-entry')}[data-year='0']").first
+    assert not (first.text_content() or "").startswith(words["year.short"].format(year=0))
     seats.close()
     tabs.assert_clean()

@@ -32,8 +32,8 @@ export function timelineList(entries, { withPrivate = false, limit = 200 } = {})
       h(
         'li',
         { testid: 'timeline-entry', class: entry.private ? 'private' : null, data: { kind: entry.kind, year: entry.year } },
-        h('span', { class: 'year-tag', text: t('year.short', { year: entry.year }) }),
-        ' ',
+        // (no tag for what came before Year 1: the deal, the setup)
+        entry.year > 0 ? [h('span', { class: 'year-tag', text: t('year.short', { year: entry.year }) }), ' '] : null,
         entry.private ? `🔒 ${audienceOf(entry)}` : null,
         entryText(entry),
       ),

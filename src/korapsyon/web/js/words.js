@@ -7,6 +7,9 @@
 
 import { roleTitle, stepTitle, t } from './i18n.js';
 
+/** The votes whose tally counts "yes" and "no" (R-35's Witness vote, the forced vote). */
+const YES_NO_VOTES = new Set(['witness_vote', 'forced_jail_vote']);
+
 /** A project card's name. */
 export function cardName(id) {
   return id ? t(`card.name.${id}`) : '';
@@ -68,7 +71,10 @@ export function entryText(entry) {
     case 'vote_tally': {
       const vote = t(`tl.vote.${p.step}`);
       if (!p.tally.length) return t('tl.vote_tally.none', { vote, abstained: p.abstained });
-      const counts = p.tally.map(([name, count]) => t('tl.vote_tally.count', { name, count })).join(', ');
+      // (a yes/no vote's tally counts "yes" and "no", words to translate; any other
+      // tally counts names, which a player may have chosen to be "yes")
+      const word = (name) => (YES_NO_VOTES.has(p.step) ? t(`tl.vote_tally.${name}`) : name);
+      const counts = p.tally.map(([name, count]) => t('tl.vote_tally.count', { name: word(name), count })).join(', ');
       return t('tl.vote_tally', { vote, counts, abstained: p.abstained });
     }
     case 'president_elected':
