@@ -447,3 +447,126 @@ def test_the_end_analysis_reads_from_the_sofa_on_a_tv(
         overlaps = [(a, b) for a, b in pairwise(names) if b[0] < a[1] - 0.5]
         assert not overlaps, f"{board.label}: names overlap: {overlaps}"
     tabs.assert_clean()
+
+
+CHART_TEXT = """() => {
+  // every word of the treasury chart's slot (its heading, the chart, its legend) as read:
+  // its type size (an SVG text's computed size times the SVG's scale on the screen) and
+  // its box; the chart's box; the board's smallest body text
+  const chart = document.querySelector('[data-testid="treasury-chart"]');
+  const words = [];
+  const walker = document.createTreeWalker(chart.parentElement, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!node.data.trim() || el.closest('[hidden], title') || !el.getClientRects().length) continue;
+    const svg = el.closest('svg');
+    const scale = el instanceof SVGElement && svg ? svg.getScreenCTM().a : 1;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const r = el instanceof SVGElement ? el.getBoundingClientRect() : range.getBoundingClientRect();
+    const size = parseFloat(getComputedStyle(el).fontSize) * scale;
+    const box = [r.left, r.top, r.right, r.bottom];
+    words.push({ text: node.data.trim(), size, box, inChart: chart.contains(el) });
+  }
+  const c = chart.getBoundingClientRect();
+  const root = parseFloat(getComputedStyle(document.documentElement).fontSize);
+  return { words, chart: [c.left, c.top, c.right, c.bottom], smallest: 0.75 * root };
+}"""
+"""The treasury chart's words (with their sizes and boxes), the chart's box and the board's
+smallest body text (0.75rem)."""
+
+LONG = {"timers": False, "bot_delay": [0.0, 0.0]} | {
+    "ruleset": {"corruption_fund_target": 1000, "public_spending_target": 1000}
+}
+"""A game no side wins by its Fund or its Public Spending for many Years (only a purge)."""
+
+
+def assert_chart_reads(board: Tab, year: int, *, tv: bool) -> None:
+    """Every word of the treasury chart (Years 1 to ``year``) is at least the board's
+    smallest body text as rendered, none overlaps another, and the chart's own words stay
+    inside it; on a TV the page also fits without scrolling."""
+    chart = board.el("treasury-chart")
+    expect(chart).to_have_attribute("aria-label", re.compile(f"(Year|Taon) {year}: "))
+    read = board.page.evaluate(CHART_TEXT)
+    where = f"{board.label}, Year {year}"
+    small = [(round(w["size"], 1), w["text"]) for w in read["words"]]
+    small = [(size, text) for size, text in small if size < read["smallest"] - 0.05]
+    assert not small, f"{where}: smaller than {read['smallest']:.1f} px: {small}"
+    texts = [w["text"] for w in read["words"] if w["inChart"]]
+    for y in range(1, year + 1):  # (in Filipino T1, in English Y1)
+        assert any(re.fullmatch(f"[YT]{y}", t) for t in texts), f"{where}: Year {y}: {texts}"
+    left, top, right, bottom = read["chart"]
+    outside = [
+        (w["text"], [round(v) for v in w["box"]])
+        for w in read["words"]
+        if w["inChart"]
+        and (
+            w["box"][0] < left - 1
+            or w["box"][1] < top - 1
+            or w["box"][2] > right + 1
+            or w["box"][3] > bottom + 1
+        )
+    ]
+    assert not outside, f"{where}: out of the chart: {outside}"
+    boxes = [(w["text"], w["box"]) for w in read["words"]]
+    overlaps = [
+        (a, b)
+        for i, (a, ra) in enumerate(boxes)
+        for b, rb in boxes[i + 1 :]
+        if min(ra[2], rb[2]) - max(ra[0], rb[0]) > 0.5
+        and min(ra[3], rb[3]) - max(ra[1], rb[1]) > 0.5
+    ]
+    assert not overlaps, f"{where}: words over words: {overlaps}"
+    expect(chart.locator(tid("treasury-year"))).to_have_count(year)  # a bar a Year
+    if tv:
+        assert_fits(board, GAME_HOOKS, f"Year {year}")
+    else:
+        across = board.page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
+        assert across <= 0, f"{where}: the page scrolls {across} px across"
+
+
+def test_the_treasury_chart_reads_from_the_sofa_on_a_tv(
+    live: Live, tabs: Tabs, tmp_path: Path
+) -> None:
+    """A game of sixteen played into its eighth Year (no side reaches its target): the
+    treasury chart (each Year's decrease against its known project cost, R-31, R-34) on
+    1280x720 and 1920x1080 TVs in English and in Filipino, and on the board opened on a
+    phone (360x640, 390x844), at Years 2, 5 and 8 (the eighth Year's bar still waiting
+    for its report). None of its words (the axis numbers, the Years, the values over the
+    bars, what the projects do not explain, the heading and the legend) is smaller than
+    the board's smallest body text as rendered (0.75rem: 12 px at 720p, 18 px at 1080p;
+    they were drawn at 7-9 px at 720p), no word is over another or out of the chart, and
+    the TV's page does not scroll."""
+    game = TvGame(live, settings=LONG)
+    try:
+        store = {f"korapsyon:{game.code}": {"host_token": game.host_token}}
+        screens = [(1280, 720, "en"), (1920, 1080, "en"), (1280, 720, "fil"), (1920, 1080, "fil")]
+        boards = [
+            (tv(tabs, f"/board?room={game.code}", (w, h, 1, lang), store), True)
+            for w, h, lang in screens
+        ]
+        for w, h in [(360, 640), (390, 844)]:
+            boards.append((tv(tabs, f"/board?room={game.code}", (w, h, 1, "en"), store), False))
+        for board, _ in boards:
+            expect(board.el("seat-list").locator(tid("seat-item"))).to_have_count(16)
+        game.start()
+        for year in (2, 5, 8):
+            while game.where()[0] != year or game.where()[1] == "hidden":  # (its report)
+                assert game.where()[2] != "finished", f"the game ended in Year {game.where()[0]}"
+                game.advance(lambda _: [])  # (no talk: a claim a Year runs into the rate limit)
+            for board, on_tv in boards:
+                report = board.el("board-reveal").locator(
+                    f'{tid("reveal-item")}[data-kind="treasury"]'
+                )
+                expect(report).to_be_visible()
+                board.page.keyboard.press("Escape")  # (the report's reveal is over the board)
+                expect(board.el("board-reveal")).to_be_hidden()
+                _, size, lang = board.label.split()
+                board.page.screenshot(
+                    path=tmp_path / f"treasury-{size.removesuffix('@1')}-{lang}-y{year}.png",
+                    full_page=not on_tv,
+                )
+                assert_chart_reads(board, year, tv=on_tv)
+    finally:
+        game.close()
+    tabs.assert_clean()

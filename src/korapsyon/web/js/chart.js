@@ -18,7 +18,7 @@
  * its bar is the known cost alone, drawn open.
  */
 
-import { h, svg } from './dom.js';
+import { h } from './dom.js';
 import { t } from './i18n.js';
 import { cardName } from './words.js';
 
@@ -89,65 +89,93 @@ export function treasuryTile(years) {
   );
 }
 
-/** The chart (`treasury-chart`, an `<svg>`): each Year's decrease against its known cost. */
-export function treasuryChart(years) {
-  const width = 600;
-  const height = 250;
-  const pad = { left: 40, right: 12, top: 30, bottom: 34 };
+/**
+ * The chart (`treasury-chart`): each Year's decrease against its known cost, one column
+ * per Year (`treasury-year`, `data-year`).
+ *
+ * The bars, the grid and every word (the axis numbers, the Years, the values over the
+ * bars, what the projects do not explain) are HTML, sized by the stylesheet in the
+ * board's own type and placed by percentages of the plot: drawn in an SVG's viewBox,
+ * they shrank with the chart (7-9 px on a 720p TV, unreadable from a sofa). With more
+ * Years than `NAMED` the bars thin out and every other Year, counted back from this one,
+ * keeps its words, so that none runs into the next; a game longer than `DRAWN` Years
+ * draws its latest `DRAWN` (its `aria-label` says every Year).
+ */
+export function treasuryChart(all) {
+  const years = all.slice(-DRAWN);
   const high = Math.max(10, ...years.map((y) => Math.max(y.decrease ?? 0, y.cost)));
   const ticks = niceTicks(0, high);
   const top = Math.max(high, ticks[ticks.length - 1]);
-  const slots = Math.max(years.length, 6); // bars keep a readable width in Year 1
-  const slot = (width - pad.left - pad.right) / slots;
-  const bar = Math.min(slot * 0.64, 64);
-  const y = (value) => pad.top + ((height - pad.top - pad.bottom) * (top - value)) / top;
-  const x = (i) => pad.left + slot * i + (slot - bar) / 2;
-  const summary = years
+  const share = (value) => (100 * value) / top; // % of the plot's height
+  const every = Math.ceil(years.length / NAMED);
+  const named = (i) => (years.length - 1 - i) % every === 0;
+  const summary = all
     .map((yr) => t(yr.decrease === null ? 'chart.summary_pending' : 'chart.summary', {
       year: yr.year, decrease: yr.decrease ?? 0, cost: yr.cost, unexplained: (yr.decrease ?? 0) - yr.cost,
     }))
     .join(' ');
-  return svg(
-    'svg',
-    { testid: 'treasury-chart', class: 'treasury-chart', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `${t('chart.title')}. ${summary}` },
-    svg('title', { text: t('chart.title') }),
-    svg(
-      'defs',
-      {},
-      svg(
-        'pattern',
-        { id: 'unexplained-hatch', width: 10, height: 10, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },
-        svg('rect', { width: 10, height: 10, class: 'hatch-ground' }),
-        svg('line', { x1: 0, y1: 0, x2: 0, y2: 10, class: 'hatch-line' }),
-      ),
+  const chart = h(
+    'div',
+    { testid: 'treasury-chart', class: 'treasury-chart', role: 'img', 'aria-label': `${t('chart.title')}. ${summary}` },
+    h(
+      'div',
+      { class: 'treasury-y', 'aria-hidden': 'true' },
+      ticks.map((value) => placed(h('span', { class: 'tick', text: String(value) }), '--at', share(value))),
     ),
-    ticks.map((value) => [
-      svg('line', { x1: pad.left, x2: width - pad.right, y1: y(value), y2: y(value), class: value === 0 ? 'axis zero' : 'grid' }),
-      svg('text', { x: pad.left - 6, y: y(value) + 5, 'text-anchor': 'end', class: 'tick', text: String(value) }),
-    ]),
-    years.map((yr, i) => {
-      const left = x(i);
-      const middle = left + bar / 2;
-      const parts = [svg('text', { x: middle, y: height - 10, 'text-anchor': 'middle', class: 'tick', text: t('year.short', { year: yr.year }) })];
-      if (yr.decrease === null) {
-        // no report yet: the known cost alone, open, with a question mark above it
-        if (yr.cost) parts.push(svg('rect', { x: left, y: y(yr.cost), width: bar, height: y(0) - y(yr.cost), class: 'projects pending' }));
-        parts.push(svg('text', { x: middle, y: y(yr.cost) - 8, 'text-anchor': 'middle', class: 'value muted', text: '?' }));
-        return parts;
-      }
-      const known = Math.min(yr.cost, yr.decrease);
-      const gap = yr.decrease - known;
-      if (known) parts.push(svg('rect', { x: left, y: y(known), width: bar, height: y(0) - y(known), class: 'projects' }));
-      if (gap) {
-        parts.push(svg('rect', { x: left, y: y(yr.decrease), width: bar, height: y(known) - y(yr.decrease), class: 'unexplained' }));
-        if (y(known) - y(yr.decrease) >= 18) {
-          parts.push(svg('text', { x: middle, y: (y(known) + y(yr.decrease)) / 2 + 6, 'text-anchor': 'middle', class: 'inside', text: `+${gap}` }));
-        }
-      }
-      parts.push(svg('text', { x: middle, y: y(yr.decrease) - 8, 'text-anchor': 'middle', class: 'value', text: String(yr.decrease) }));
-      return parts;
-    }),
+    h(
+      'div',
+      { class: 'treasury-plot', 'aria-hidden': 'true' },
+      ticks.map((value) => placed(h('span', { class: value === 0 ? 'axis zero' : 'grid' }), '--at', share(value))),
+      years.map((yr, i) => h('div', { testid: 'treasury-year', class: 'treasury-year', data: { year: yr.year } }, bar(yr, share, named(i)))),
+    ),
+    h(
+      'div',
+      { class: 'treasury-x', 'aria-hidden': 'true' },
+      years.map((yr, i) => h('span', { class: 'tick', text: named(i) ? t('year.short', { year: yr.year }) : '' })),
+    ),
   );
+  // (CSSOM, which the CSP allows: the bars keep a readable width in Year 1)
+  chart.style.setProperty('--slots', String(Math.max(years.length, 6)));
+  chart.style.setProperty('--plot-lines', String(PLOT_LINES));
+  chart.style.setProperty('--digits', String(String(top).length)); // (the axis's widest number)
+  return chart;
+}
+
+/** Years whose words the chart shows at most (beyond, every other): each has room for them. */
+const NAMED = 8;
+/** Years the chart draws at most (the latest): beyond, a bar is too thin to read. */
+const DRAWN = 12;
+/** The plot's height in lines of the chart's words (each 1.2 of their size). */
+const PLOT_LINES = 6;
+
+/**
+ * One Year's bar, from the plot's foot: the known cost, what it does not explain on top
+ * (hatched, its amount inside when there is room for a line of the chart's words) and
+ * the decrease over it; before the report, the known cost alone, open, with a "?" over
+ * it. `words`: false when a crowded chart leaves this Year's words out.
+ */
+function bar(yr, share, words) {
+  const block = (cls, value, ...inside) => placed(h('div', { class: cls }, inside), '--size', share(value));
+  const over = (text, cls = 'value') => (words ? h('span', { class: cls, text }) : null);
+  if (yr.decrease === null) {
+    return h('div', { class: 'treasury-stack' }, over('?', 'value muted'), yr.cost ? block('projects pending', yr.cost) : null);
+  }
+  const known = Math.min(yr.cost, yr.decrease);
+  const gap = yr.decrease - known;
+  const roomy = words && gap && (share(gap) / 100) * PLOT_LINES >= 1;
+  return h(
+    'div',
+    { class: 'treasury-stack' },
+    over(String(yr.decrease)),
+    gap ? block('unexplained', gap, roomy ? h('span', { class: 'inside', text: `+${gap}` }) : null) : null,
+    known ? block('projects', known) : null,
+  );
+}
+
+/** `el` with its CSS `property` at `percent` %: CSSOM, which the CSP allows (css/app.css places it). */
+function placed(el, property, percent) {
+  el.style.setProperty(property, `${percent}%`);
+  return el;
 }
 
 /** The chart's legend, in the page's words and never by colour alone (a pattern too). */
@@ -166,7 +194,7 @@ export function chartLegend() {
 
 function niceTicks(low, high) {
   const span = high - low;
-  const step = [1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000].find((s) => span / s <= 5) ?? Math.ceil(span / 5);
+  const step = [1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000].find((s) => span / s <= 4) ?? Math.ceil(span / 4); // (at most 4 steps: their numbers a line and a half apart)
   const ticks = [];
   for (let v = Math.ceil(low / step) * step; v < high + step; v += step) ticks.push(v);
   return ticks;
