@@ -11,6 +11,7 @@ from playwright.sync_api import Browser, expect
 from tests.server.live import Live, add_bots, free_port, running, start
 from tests.web.harness import (
     Tabs,
+    join_by_code,
     api_room,
     api_seat,
     cautious,
@@ -104,3 +105,38 @@ def test_a_seat_opened_on_a_second_screen_moves_there_once_and_can_come_back(
     assert step is not None  # (the game waits for Zenaida: no timers)
     expect(first.el("screen")).to_have_attribute("data-step", step.value)
     assert len(seat_connections()) == 1
+
+
+def test_the_lobby_offers_the_way_back_to_a_game_in_progress(live: Live, tabs: Tabs) -> None:
+    """A player who leaves the game's page (the phone's Back button) lands on the lobby,
+    which offers the way back to their seat in the game still on - and offers nothing for
+    a room that is gone."""
+    code, host_token = api_room(live)
+    phone = tabs.open("Zenaida")
+    join_by_code(phone, code, "Zenaida")
+    add_bots(live, code, host_token, 8)
+    start(live, code, host_token)
+    wait_for_game(live, code)
+    expect(phone.el("night-screen")).to_be_visible()
+
+    phone.page.go_back()  # the lobby, where the code was typed
+    back = phone.el("rejoin-button")
+    expect(back).to_be_visible()
+    expect(back).to_contain_text(code)
+    expect(back).to_contain_text("Zenaida")
+    back.click()
+    phone.page.wait_for_url(f"**/play?room={code}")
+    expect(phone.el("night-screen")).to_be_visible()  # the same seat, mid-night
+
+    phone.page.evaluate(
+        """() => {
+          localStorage.setItem('korapsyon:ZZZZZ', JSON.stringify({ token: 'x', name: 'Zenaida' }));
+          localStorage.setItem('korapsyon:last', 'ZZZZZ');
+        }"""
+    )
+    phone.allow(r"status of 404")  # (the browser's own line for the room asked for)
+    with phone.page.expect_response(lambda r: r.url.endswith("/api/rooms/ZZZZZ")):
+        phone.page.goto("/")
+    # a room the server does not know: nothing offered, and not asked for again
+    phone.page.wait_for_function("() => localStorage.getItem('korapsyon:last') === null")
+    expect(phone.el("rejoin")).to_be_hidden()

@@ -17,7 +17,7 @@
 
 import { byTestId, roomFromUrl } from './dom.js';
 import { t } from './i18n.js';
-import { api, handOver, loadTokens, saveTokens, takeFragment } from './net.js';
+import { api, forgetLastRoom, handOver, lastRoom, loadTokens, saveTokens, takeFragment } from './net.js';
 import { startPage } from './shell.js';
 import { errorText } from './words.js';
 
@@ -134,8 +134,39 @@ function spectate() {
   }
 }
 
+/**
+ * A way back to the game this browser last held a place in, while it is still on (the
+ * phone's Back button, a closed tab, a lock screen that dropped the page): `rejoin`, with
+ * the room's code and the seat's name. Nothing when that game is over (and not followed
+ * by a rematch, which the game's page moves on to) or the room is gone.
+ */
+async function offerReturn() {
+  const code = lastRoom();
+  if (!code) return;
+  let room;
+  try {
+    room = await api('GET', `/api/rooms/${code}`);
+  } catch (exc) {
+    if (exc.code === 'no_room') forgetLastRoom(); // gone (not asked for again)
+    return; // or served by another worker: the code box is still there
+  }
+  if (room.status === 'finished' && !room.next) return;
+  const tokens = loadTokens(code);
+  const page = tokens.token ? 'play' : tokens.moderator_token ? 'moderator' : 'board';
+  const button = byTestId('rejoin-button');
+  wordRejoin = () => {
+    button.textContent = tokens.name ? t('lobby.rejoin_as', { code, name: tokens.name }) : t('lobby.rejoin', { code });
+  };
+  wordRejoin();
+  button.onclick = () => location.assign(`/${page}?room=${encodeURIComponent(code)}`);
+  byTestId('rejoin').hidden = false;
+}
+
+/** Words the way back again (in the language just chosen); null while there is none. */
+let wordRejoin = null;
+
 async function main() {
-  await startPage('lobby', () => {});
+  await startPage('lobby', () => wordRejoin?.());
   const nameInput = byTestId('name-input');
   if (!nameInput.value) nameInput.value = localStorage.getItem(NAME_KEY) || ''; // (not over a name typed meanwhile)
   const code = roomFromUrl();
@@ -155,6 +186,7 @@ async function main() {
   // the buttons come disabled in the page: a tap before this point did nothing (a join
   // even reloaded the page, the form's own submit)
   for (const id of ['create-room', 'create-room-board', 'join-room', 'spectate']) byTestId(id).disabled = false;
+  if (!code) await offerReturn();
   if (code && handed) {
     // the name typed on another worker's lobby: filled in, but joining stays the user's
     // click (a link from anywhere must not take a seat in this browser's name)

@@ -36,9 +36,24 @@ export function tableToken(code) {
   return tokens.token || tokens.host_token || tokens.moderator_token || null;
 }
 
-/** Merge `patch` into the tokens kept for `code`. */
+/** Where `lastRoom` is kept. */
+const LAST_KEY = 'korapsyon:last';
+
+/** Merge `patch` into the tokens kept for `code` (and remember it as the last room). */
 export function saveTokens(code, patch) {
   localStorage.setItem(`korapsyon:${code}`, JSON.stringify({ ...loadTokens(code), ...patch }));
+  localStorage.setItem(LAST_KEY, code);
+}
+
+/** The last room is gone: offer no way back to it. */
+export function forgetLastRoom() {
+  localStorage.removeItem(LAST_KEY);
+}
+
+/** The room this browser was last given a place in (a seat, the host's, the moderator's), or null. */
+export function lastRoom() {
+  const code = localStorage.getItem(LAST_KEY);
+  return code && tableToken(code) ? code : null;
 }
 
 /** The tokens' fields (what a hand-off may carry). */
