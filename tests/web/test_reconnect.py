@@ -11,11 +11,11 @@ from playwright.sync_api import Browser, expect
 from tests.server.live import Live, add_bots, free_port, running, start
 from tests.web.harness import (
     Tabs,
-    join_by_code,
     api_room,
     api_seat,
     cautious,
     decide,
+    join_by_code,
     role_shown,
     roles_of,
     snapshot,
