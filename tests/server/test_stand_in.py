@@ -171,6 +171,23 @@ def test_a_bot_stands_in_by_itself_for_a_phone_gone_a_while(db_url: str) -> None
         asyncio.run(scenario(live))
 
 
+def test_a_bot_stands_in_by_itself_for_a_phone_that_never_came(db_url: str) -> None:
+    """Ben's phone is not there when the game starts (a rematch's seat he never opened):
+    he is away from the start, and a bot plays for him once he has been gone a while."""
+    settings = {**FAST, "away_seconds": 0.2}
+
+    async def scenario(live: Local) -> None:
+        code, host_token, tokens = make_room(live, ["Ana", "Ben"], bots=7, settings=settings)
+        ana = await open_client(live, code, token=tokens["Ana"])
+        start(live, code, host_token)
+        told = await _notice(ana, "stand_in")
+        assert told == {"kind": "stand_in", "player": "Ben", "by": "auto", "why": "away"}
+        await ana.ws.close()
+
+    with in_process(db_url) as live:
+        asyncio.run(scenario(live))
+
+
 def test_a_bot_stands_in_by_itself_after_two_timeouts_in_a_row(db_url: str) -> None:
     """Ben never comes: the timer gives his seat the default at night and at the stand
     (R-72); then a bot plays for him (the election is his bot's, not a default)."""

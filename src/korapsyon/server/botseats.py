@@ -97,6 +97,13 @@ class BotSeats:
             self.misses[action.player] = self.misses.get(action.player, 0) + 1 if action.auto else 0
         self.left: dict[str, float] = {}
         self.away_checks: dict[str, asyncio.TimerHandle] = {}
+        # a person's seat whose phone is not here as the game starts (a rematch's seat its
+        # phone never opened, a restart) is away from now on, as if the phone had just left
+        room = play.room
+        here = {c.seat for c in room.connections if c.seat is not None and not c.closed}
+        for seat in room.seats:
+            if seat.bot is None and seat.stand_in is None and seat.name not in here:
+                self.seat_left(seat.name)
 
     def add(self, name: str, kind: str, *, stand_in: bool) -> None:
         """A bot for seat ``name``: it is given every event the seat may see, from the
