@@ -109,6 +109,9 @@ def test_R35_the_table_hears_a_witness_when_the_discussion_closes_not_at_the_tap
     assert words["tl.vote_tally.no"] in tally and words["tl.vote_tally.yes"] in tally, tally
     if lang != "en":
         assert not re.search(r"\b(yes|no)\b", tally), tally
+    named = phone.page.locator(f"{tid('timeline-entry')}[data-kind='committee_named']").first
+    members = plain(named.text_content())  # three names, as a sentence says them
+    assert f" {'and' if lang == 'en' else 'at'} " in members, members
     first = phone.page.locator(f"{tid('timeline-entry')}[data-year='0']").first
     assert not (first.text_content() or "").startswith(words["year.short"].format(year=0))
     seats.close()

@@ -5,7 +5,7 @@
  * a sentence is isolated (FSI … PDI), so a right-to-left name never reorders the text.
  */
 
-import { roleTitle, stepTitle, t } from './i18n.js';
+import { language, roleTitle, stepTitle, t } from './i18n.js';
 
 /** The votes whose tally counts "yes" and "no" (R-35's Witness vote, the forced vote). */
 const YES_NO_VOTES = new Set(['witness_vote', 'forced_jail_vote']);
@@ -32,7 +32,10 @@ export function goalText(role) {
 
 /** Names as one list, each isolated on its own. */
 export function nameList(names) {
-  return (names || []).map((name) => `\u2068${name}\u2069`).join(', ');
+  const isolated = (names || []).map((name) => `\u2068${name}\u2069`);
+  // "Ana, Ben and Cris" / "Ana, Ben, at Cris" where the browser knows how (a list read
+  // aloud at a table: "a runoff between Ana, Ben" read like a slip)
+  return typeof Intl.ListFormat === 'function' ? new Intl.ListFormat(language(), { type: 'conjunction' }).format(isolated) : isolated.join(', ');
 }
 
 /** The line of a timeline entry (`{year, kind, params}`). */
