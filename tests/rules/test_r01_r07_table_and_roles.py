@@ -276,7 +276,7 @@ def test_R07_corrupt_politicians_know_each_other_from_the_start() -> None:
     for name in ("Cris", "Dani", "Mia"):
         view = player_view(game, name)
         assert set(view["you"]["teammates"]) == {"Cris", "Dani", "Mia"} - {name}
-        assert "The Corrupt Politicians are Cris, Dani, Mia." in [
+        assert "The Corrupt Politicians are Cris, Dani, and Mia." in [
             t["text"] for t in view["timeline"]
         ]
 
@@ -309,7 +309,7 @@ def test_R07_good_politicians_recognise_each_other_only_with_the_option(
     recognise: bool,
 ) -> None:
     game = table(good_politicians_recognise=recognise)
-    line = "The Good Politicians are Ana, Ben."
+    line = "The Good Politicians are Ana and Ben."
     for name, other in (("Ana", "Ben"), ("Ben", "Ana")):
         view = player_view(game, name)
         texts = [t["text"] for t in view["timeline"]]

@@ -232,7 +232,7 @@ def test_R33_tie_goes_to_one_runoff_among_the_tied_only() -> None:
     )
     assert step_of(game) is Step.ELECT_RUNOFF
     assert game.choices("Hugo")[0].options["candidate"] == (None, "Ana", "Ben")
-    assert "Tie: a runoff between Ana, Ben." in public_texts(game)
+    assert "Tie: a runoff between Ana and Ben." in public_texts(game)
     refused(game, Elect(player="Hugo", candidate="Cris"), "R-33", "not_a_candidate")
     cast(game, votes(Ana="Ana Cris Dani Eli Fe Gil Hugo", Ben="Ben Ivy Jun Kat Leo Mia"))
     (elected,) = of_type(game.events, PresidentElected)
@@ -464,7 +464,7 @@ def test_R34_success_adds_cost_to_spending_and_treasury_decrease_and_takes_it_fr
     assert "The committee votes 4-1: L2 succeeds. Approved Public Spending +4, now 4." in (
         public_texts(game)
     )
-    assert "Committee for L2: Ana, Ben, Eli, Fe, Gil." in public_texts(game)
+    assert "Committee for L2: Ana, Ben, Eli, Fe, and Gil." in public_texts(game)
 
 
 def test_R34_kickback_if_a_corrupt_sat_on_the_committee_whatever_their_vote() -> None:
@@ -711,7 +711,7 @@ def test_R36_a_tie_goes_to_one_runoff_among_the_tied_players_only() -> None:
     jail_vote(game, votes(Hugo="Ben Cris Dani Eli", Ivy="Fe Gil Jun Kat"))
     assert step_of(game) is Step.JAIL_RUNOFF
     assert game.choices("Leo")[0].options["target"] == (None, "Hugo", "Ivy")
-    assert "Tie: a runoff between Hugo, Ivy." in public_texts(game)
+    assert "Tie: a runoff between Hugo and Ivy." in public_texts(game)
     refused(game, JailVote(player="Leo", target="Jun"), "R-36", "not_a_candidate")
     jail_vote(game, votes(Hugo="Ben Cris Dani Eli Fe", Ivy="Gil Jun Kat"))
     assert game.years[0].jailed == ["Hugo"]

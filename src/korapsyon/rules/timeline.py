@@ -272,7 +272,10 @@ def _article(role: Role) -> str:
 
 
 def _join(names: tuple[str, ...] | list[str]) -> str:
-    return ", ".join(names)
+    """Names as a sentence lists them: "Ana and Ben", "Ana, Ben, and Cris"."""
+    if len(names) < 3:
+        return " and ".join(names)
+    return f"{', '.join(names[:-1])}, and {names[-1]}"
 
 
 _LINES: dict[type[BaseEvent], Callable[[Any], str | None]] = {

@@ -16,7 +16,8 @@
  */
 
 import { fitOptional, h, svg } from './dom.js';
-import { api, tableToken } from './net.js';
+import { api } from './net.js';
+import { tableToken } from './tokens.js';
 import { roleTitle, t } from './i18n.js';
 import { roleBadge } from './roles.js';
 

@@ -13,7 +13,7 @@
 
 import { myAnalysis, tableAnalysis } from './analysis.js';
 import { fitOptional, h } from './dom.js';
-import { tableToken } from './net.js';
+import { tableToken } from './tokens.js';
 import { showError } from './shell.js';
 import { roleTitle, t } from './i18n.js';
 import { recap } from './timeline.js';

@@ -17,7 +17,8 @@
 
 import { byTestId, roomFromUrl } from './dom.js';
 import { t } from './i18n.js';
-import { api, forgetLastRoom, handOver, lastRoom, loadTokens, saveTokens, takeFragment } from './net.js';
+import { api } from './net.js';
+import { forgetLastRoom, handOver, lastRoom, loadTokens, saveTokens, takeFragment } from './tokens.js';
 import { startPage } from './shell.js';
 import { errorText } from './words.js';
 

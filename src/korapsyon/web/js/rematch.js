@@ -10,7 +10,8 @@
 
 import { h } from './dom.js';
 import { t } from './i18n.js';
-import { api, handOver, loadTokens, saveTokens } from './net.js';
+import { api } from './net.js';
+import { handOver, loadTokens, saveTokens } from './tokens.js';
 
 let moving = false;
 

@@ -13,7 +13,8 @@
 
 import { byTestId, h, roomFromUrl, setNames } from './dom.js';
 import { LANGUAGES, bindLanguageSelect, loadLanguage, t, translateStatic } from './i18n.js';
-import { Link, loadTokens, receiveTokens, saveTokens } from './net.js';
+import { Link } from './net.js';
+import { loadTokens, receiveTokens, saveTokens } from './tokens.js';
 import { Awake, buildBar, clearError, setConnection, showError } from './bar.js';
 import { moveOn } from './rematch.js';
 import { errorText } from './words.js';
