@@ -9,6 +9,11 @@
  * oneself, kept on the phone. Both the team's messages and one's notes are read in the
  * held role card (`privateTalk`), never in the log. A COA silenced by Suhol (R-35) is told
  * so in the held card, and next to the chat when they try to speak.
+ *
+ * The chosen channel stays chosen after a send: a message meant for the table that goes
+ * to the team only is harmless, the reverse outs the team. Out of the night "Private" is
+ * a note on every phone, and the phone says so under the picker (the same words for
+ * every role, R-70).
  */
 
 import { h, renderIfChanged } from './dom.js';
@@ -43,7 +48,8 @@ export class Chat {
     this.room = room;
     this.everything = everything;
     this.messages = h('ol', { class: 'chat-log', 'aria-live': 'polite', tabindex: 0, onscroll: () => this.faded() });
-    this.channel = h('select', { testid: 'chat-channel', id: 'chat-channel' });
+    this.channel = h('select', { testid: 'chat-channel', id: 'chat-channel', 'aria-describedby': 'chat-channel-hint', onchange: () => this.hint() });
+    this.channelHint = h('p', { testid: 'chat-channel-hint', id: 'chat-channel-hint', class: 'hint', hidden: true });
     this.input = h('input', { testid: 'chat-input', id: 'chat-input', type: 'text', maxlength: 500, autocomplete: 'off' });
     this.sendButton = h('button', { type: 'submit', testid: 'chat-send' });
     this.error = h('p', { testid: 'chat-error', class: 'field-error', role: 'alert', hidden: true });
@@ -53,6 +59,7 @@ export class Chat {
       { class: 'chat-form', onsubmit: (event) => this.post(event) },
       this.labels[0],
       this.channel,
+      this.channelHint,
       this.labels[1],
       this.input,
       this.sendButton,
@@ -108,11 +115,20 @@ export class Chat {
     this.error.scrollIntoView({ block: 'nearest' });
   }
 
-  /** A message went (or was noted): empty the box, and back to the table's channel. */
+  /** A message went (or was noted): empty the box. The channel stays as chosen (a second
+   * message meant for the team must not go to the table). */
   sent() {
     this.input.value = '';
-    this.channel.value = 'public';
     this.room.render('chat');
+  }
+
+  /** Under the picker, out of the night: "Private" is a note only this phone keeps (for a
+   * Corrupt too, whose team channel was the night's). The same words on every phone. */
+  hint() {
+    const view = this.room.view;
+    const day = Boolean(view?.you) && view.step !== 'hidden' && view.status !== 'finished';
+    this.channelHint.hidden = !(day && this.channel.value === 'private');
+    this.channelHint.textContent = t('chat.private_day');
   }
 
   /** Bring the chat up to date with the room's view and messages. */
@@ -126,10 +142,14 @@ export class Chat {
     this.labels[1].textContent = t('chat.input');
     this.sendButton.textContent = t('chat.send');
     this.input.placeholder = spectator ? t('chat.spectator') : inactive ? t('chat.inactive') : t('chat.placeholder');
+    const chosen = this.channel.value;
     renderIfChanged(this.channel, [language(), Boolean(you)], () => [
       h('option', { value: 'public', text: `📢 ${t('chat.public')}` }),
       you ? h('option', { value: 'private', text: `🔒 ${t('chat.private')}` }) : null,
     ]);
+    // (redrawn options keep the choice while it is offered; gone, it falls to the first)
+    if (chosen && [...this.channel.options].some((o) => o.value === chosen)) this.channel.value = chosen;
+    this.hint();
     const blocked = spectator || inactive;
     this.input.disabled = blocked;
     this.sendButton.disabled = blocked;
