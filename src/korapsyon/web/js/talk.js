@@ -8,12 +8,13 @@
  * the team's channel (R-23); for everyone else (and the Corrupt by day) it is a note to
  * oneself, kept on the phone. Both the team's messages and one's notes are read in the
  * held role card (`privateTalk`), never in the log. A COA silenced by Suhol (R-35) is told
- * so in the held card, and next to the chat when they try to speak.
+ * so in the held card; what they try to say is refused next to it in a line as quiet as a
+ * sent claim's, without the reason.
  *
  * The chosen channel stays chosen after a send: a message meant for the table that goes
  * to the team only is harmless, the reverse outs the team. Out of the night "Private" is
  * a note on every phone, and the phone says so under the picker (the same words for
- * every role, R-70).
+ * every role, R-70). What a claim or message came to is said until its step ends.
  */
 
 import { h, renderIfChanged } from './dom.js';
@@ -21,6 +22,11 @@ import { language, roleTitle, t } from './i18n.js';
 import { errorText } from './words.js';
 
 const NOTES_KEY = (code) => `korapsyon:private:${code}`;
+
+/** Which discussion (or night) a status belongs to: it is cleared when the step ends. */
+function stepKey(view) {
+  return `${view?.year ?? ''}:${view?.step ?? ''}`;
+}
 
 /** This phone's private notes in room `code`: [{year, text}]. */
 function privateNotes(code) {
@@ -53,6 +59,7 @@ export class Chat {
     this.input = h('input', { testid: 'chat-input', id: 'chat-input', type: 'text', maxlength: 500, autocomplete: 'off' });
     this.sendButton = h('button', { type: 'submit', testid: 'chat-send' });
     this.error = h('p', { testid: 'chat-error', class: 'field-error', role: 'alert', hidden: true });
+    this.errorStep = null; // the step whose message was not sent (see stepKey)
     this.labels = [h('label', { class: 'sr-only', for: 'chat-channel' }), h('label', { class: 'sr-only', for: 'chat-input' })];
     this.form = h(
       'form',
@@ -108,10 +115,14 @@ export class Chat {
   /** Say, next to the chat, that the message did not go (it stays in the box). */
   notSent(exc) {
     // (the COA silenced by Suhol is not told why here, where the table can read it: the
-    // held card says it, R-35)
+    // held card says it, R-35; and the line looks like a sent claim's, not a warning that
+    // stands out across the table)
+    const quiet = exc.code === 'muted';
     const why = { closed: t('chat.not_sent'), muted: t('chat.not_sent_quiet') }[exc.code] ?? errorText(exc);
-    this.error.textContent = `⚠ ${why}`;
+    this.error.textContent = `${quiet ? '✕' : '⚠'} ${why}`;
+    this.error.classList.toggle('quiet', quiet);
     this.error.hidden = false;
+    this.errorStep = stepKey(this.room.view);
     this.error.scrollIntoView({ block: 'nearest' });
   }
 
@@ -119,6 +130,7 @@ export class Chat {
    * message meant for the team must not go to the table). */
   sent() {
     this.input.value = '';
+    this.error.hidden = true;
     this.room.render('chat');
   }
 
@@ -150,6 +162,7 @@ export class Chat {
     // (redrawn options keep the choice while it is offered; gone, it falls to the first)
     if (chosen && [...this.channel.options].some((o) => o.value === chosen)) this.channel.value = chosen;
     this.hint();
+    if (this.errorStep !== stepKey(view)) this.error.hidden = true; // that step is over
     const blocked = spectator || inactive;
     this.input.disabled = blocked;
     this.sendButton.disabled = blocked;
@@ -251,7 +264,7 @@ export class Claims {
     if (!held) return;
     this.drop();
     this.settle();
-    this.last = { state: 'undone', label: held.label };
+    this.last = { state: 'undone', label: held.label, step: stepKey(this.room.view) };
     this.changed();
   }
 
@@ -265,13 +278,13 @@ export class Claims {
     this.changed();
     try {
       await this.room.link.act({ action: 'claim', player: view.you.name, ...held.claim });
-      this.last = { state: 'sent', label: held.label };
+      this.last = { state: 'sent', label: held.label, step: stepKey(view) };
       if (held.claim.target) this.target = null; // the next claim chooses again
     } catch (exc) {
       // told here, under the claims, not in the bar; and for the COA silenced by Suhol
       // without the reason, which the held card gives (a line saying "Suhol" would tell
       // the table who the COA is, R-35)
-      this.last = { state: 'refused', label: held.label, why: exc.code === 'muted' ? '' : errorText(exc) };
+      this.last = { state: 'refused', label: held.label, why: exc.code === 'muted' ? '' : errorText(exc), step: stepKey(view) };
     }
     this.changed();
   }
@@ -287,8 +300,10 @@ export class Claims {
     const claims = view.you?.claims || [];
     if (claims.length === 0) {
       this.drop(); // the discussion is over: a held claim is never sent
+      this.last = null; // and what became of the last one belongs to it
       return null;
     }
+    if (this.last && this.last.step !== stepKey(view)) this.last = null;
     const me = view.you.name;
     const others = view.players.filter((p) => p.name !== me).map((p) => p.name);
     if (!others.includes(this.target)) this.target = null;
@@ -367,7 +382,9 @@ export class Claims {
       );
     }
     if (!this.last) return null;
-    const icon = { sent: '✔', undone: '↩', refused: '⚠' }[this.last.state];
+    // (a refused claim's line looks like a sent one's: the silenced COA's phone must not
+    // stand out across the table, R-35)
+    const icon = { sent: '✔', undone: '↩', refused: '✕' }[this.last.state];
     const text = [t(`claim.${this.last.state}`, { claim: this.last.label }), this.last.why].filter(Boolean).join(' ');
     return h('p', { testid: 'claim-status', class: `claim-status ${this.last.state}`, role: 'status', data: { state: this.last.state }, text: `${icon} ${text}` });
   }
