@@ -138,6 +138,8 @@ def test_R35_a_silenced_coa_s_screen_looks_like_anyone_s_and_a_refused_claim_say
 
     seats.until(discussion, policy, phones=list(phones.values()), end_discussion=False)
     assert live.game(code).coa_muted
+    for phone in phones.values():  # (the game is there: wait for each page to show it)
+        expect(phone.page.locator(tid("claim")).first).to_be_visible()
     shown = {
         name: tab.page.locator(tid("claim")).evaluate_all("(bs) => bs.map((b) => b.dataset.claim)")
         for name, tab in phones.items()
@@ -154,5 +156,48 @@ def test_R35_a_silenced_coa_s_screen_looks_like_anyone_s_and_a_refused_claim_say
     expect(tab.el("muted")).to_have_text(f"🔇 {words['chat.muted']}")
     release(tab)
     assert not [e for e in live.game(code).events if type(e).__name__ == "ClaimMade"]
+
+    # the refused claim's line, and the refused message's, look like a sent claim's: the
+    # same colour, weight and size, no warning sign (observed: an orange ⚠ line, readable
+    # as "something is wrong with this phone" from across the table)
+    other = phones[citizen]
+    other.page.locator(f"{tid('claim')}[data-claim*='role']").first.click()
+    other.el("claim-send-now").click()
+    sent = other.el("claim-status")
+    expect(sent).to_have_attribute("data-state", "sent")
+    tab.el("chat-input").fill("Walang kickback, promise")
+    tab.el("chat-input").press("Enter")
+    unsent = tab.el("chat-error")
+    expect(unsent).to_have_text(f"✕ {words['chat.not_sent_quiet']}")
+    expect(tab.el("chat-input")).to_have_value("Walang kickback, promise")
+    look = _look(sent)
+    assert _look(status) == look
+    assert _look(unsent) == look
+    assert "⚠" not in (status.text_content() or "") + (unsent.text_content() or "")
+
+    # what became of a claim or a message belongs to its discussion: gone in the next step
+    # (the message's line) and in the next Year's discussion (the claim's; observed: Year
+    # 2's "Told the table: …" under Year 3's claims)
+    seats.host.act({"action": "end_discussion", "player": "@host"})
+    expect(tab.el("screen")).not_to_have_attribute("data-step", "discussion")
+    expect(unsent).to_be_hidden()
+
+    def next_discussion() -> bool:
+        game = live.game(code)
+        return game.year == 2 and game.step is not None and game.step.value == "discussion"
+
+    seats.until(next_discussion, phones=list(phones.values()), end_discussion=False, timeout=90)
+    for phone in phones.values():
+        expect(phone.el("screen")).to_have_attribute("data-step", "discussion")
+        expect(phone.page.locator(tid("claim")).first).to_be_visible()
+        expect(phone.el("claim-status")).to_have_count(0)
     seats.close()
     tabs.assert_clean()
+
+
+def _look(line: Locator) -> tuple[str, str, str]:
+    """How a status line looks from across the table: its colour, weight and size."""
+    style = line.evaluate(
+        "(el) => { const s = getComputedStyle(el); return [s.color, s.fontWeight, s.fontSize]; }"
+    )
+    return (style[0], style[1], style[2])

@@ -16,12 +16,14 @@ from typing import Any
 
 from playwright.sync_api import WebSocketRoute, expect
 
+from korapsyon.rules.game import Game
 from korapsyon.rules.steps import Step
 from korapsyon.selfplay import table
 from tests.server.live import Live, add_bots, start
 from tests.web.harness import (
     FAST,
     HOUR_TIMERS,
+    Tab,
     Tabs,
     api_room,
     api_seat,
@@ -31,16 +33,14 @@ from tests.web.harness import (
     until_routed,
     wait_for_game,
 )
+from tests.web.scripted import catalog
 
 VOTES = (Step.JAIL_VOTE, Step.WITNESS_VOTE, Step.FORCED_JAIL_VOTE)
 
 
-def test_a_double_tap_on_end_the_discussion_cannot_end_the_vote(live: Live, tabs: Tabs) -> None:
-    """Nine seats whose players never connect, so nothing moves but what the host does. The
-    host ends each step before the discussion with the timer's "end now", which asks once
-    ("keep going" first) and is told to the table; then taps "End the discussion" and the
-    same spot again once the jail vote has begun: the second tap does nothing (no vote is
-    cut short, no default is recorded, no sheet opens)."""
+def _board_only_game(live: Live, tabs: Tabs) -> tuple[Tab, Game]:
+    """A game of nine seats whose players never connect (nothing moves but what the host
+    does), without timers, and its host's board."""
     code, host_token = api_room(live, {"timers": False})
     for name in table(9):
         api_seat(live, code, name)
@@ -49,7 +49,16 @@ def test_a_double_tap_on_end_the_discussion_cannot_end_the_vote(live: Live, tabs
         storage={f"korapsyon:{code}": {"host_token": host_token}},
     )  # fmt: skip
     start(live, code, host_token)
-    game = wait_for_game(live, code)
+    return board, wait_for_game(live, code)
+
+
+def test_a_double_tap_on_end_the_discussion_cannot_end_the_vote(live: Live, tabs: Tabs) -> None:
+    """Nine seats whose players never connect, so nothing moves but what the host does. The
+    host ends each step before the discussion with the timer's "end now", which asks once
+    ("keep going" first) and is told to the table; then taps "End the discussion" and the
+    same spot again once the jail vote has begun: the second tap does nothing (no vote is
+    cut short, no default is recorded, no sheet opens)."""
+    board, game = _board_only_game(live, tabs)
     ended = 0
     while game.step is not Step.DISCUSSION:  # the host moves the game on, one step at a time
         step = game.step
@@ -76,6 +85,48 @@ def test_a_double_tap_on_end_the_discussion_cannot_end_the_vote(live: Live, tabs
     expect(board.el("confirm-end")).to_have_count(0)
     assert game.step in VOTES
     assert sum(action.auto for action in game.actions) == auto  # nobody's vote taken for them
+    tabs.assert_clean()
+
+
+def test_the_end_now_sheet_says_what_ending_each_step_does(live: Live, tabs: Tabs) -> None:
+    """The host ends every step of Year 1 early, up to the vote after the discussion. The
+    sheet says what that does: in the night, no count (R-70); in the discussion, that it
+    closes and the votes begin (observed: "0 of 1 have voted. Everyone else counts as not
+    voting", the "1" being the host, in a step where nobody votes); in a vote, how many of
+    those asked have voted and what the others count as (R-72: Oppose in the committee's
+    vote, else not voting)."""
+    words = catalog("en")
+    board, game = _board_only_game(live, tabs)
+    said: dict[Step, str] = {}
+    asked: dict[Step, int] = {}
+    while Step.DISCUSSION not in said:
+        step = game.step
+        assert step is not None and step not in said, f"{step} twice before the discussion"
+        expect(board.el("board-step")).to_have_attribute("data-step", step.value)
+        board.el("timer-end").click()
+        sheet = board.el("confirm-end")
+        said[step] = sheet.locator("p").inner_text()
+        asked[step] = len(game.to_act)
+        board.el("end-now").click()
+        expect(sheet).to_have_count(0)
+        expect(board.el("board-step")).not_to_have_attribute("data-step", step.value)
+    assert said[Step.HIDDEN] == words["timer.end_night"]
+    assert not any(ch.isdigit() for ch in said[Step.HIDDEN])  # no count at night (R-70)
+    assert said[Step.DISCUSSION] == words["timer.end_discussion"]
+    assert said[Step.STAND] == words["timer.end_other"]  # (answers, not votes)
+    if Step.COMMITTEE_VOTE in said:
+        count = {"cast": 0, "of": asked[Step.COMMITTEE_VOTE]}
+        assert said[Step.COMMITTEE_VOTE] == words["timer.end_committee"].format(**count)
+    vote = game.step
+    assert vote in VOTES  # (nobody testified: the jail vote)
+    expect(board.el("board-step")).to_have_attribute("data-step", vote.value)
+    board.el("timer-end").click()
+    sheet = board.el("confirm-end")
+    count = {"cast": 0, "of": len(game.to_act)}
+    expect(sheet.locator("p")).to_have_text(words["timer.end_vote"].format(**count))
+    board.el("keep-going").click()
+    expect(sheet).to_have_count(0)
+    assert game.step is vote
     tabs.assert_clean()
 
 

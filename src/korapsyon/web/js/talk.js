@@ -8,7 +8,13 @@
  * the team's channel (R-23); for everyone else (and the Corrupt by day) it is a note to
  * oneself, kept on the phone. Both the team's messages and one's notes are read in the
  * held role card (`privateTalk`), never in the log. A COA silenced by Suhol (R-35) is told
- * so in the held card, and next to the chat when they try to speak.
+ * so in the held card; what they try to say is refused next to it in a line as quiet as a
+ * sent claim's, without the reason.
+ *
+ * The chosen channel stays chosen after a send: a message meant for the table that goes
+ * to the team only is harmless, the reverse outs the team. Out of the night "Private" is
+ * a note on every phone, and the phone says so under the picker (the same words for
+ * every role, R-70). What a claim or message came to is said until its step ends.
  */
 
 import { h, renderIfChanged } from './dom.js';
@@ -16,6 +22,11 @@ import { language, roleTitle, t } from './i18n.js';
 import { errorText } from './words.js';
 
 const NOTES_KEY = (code) => `korapsyon:private:${code}`;
+
+/** Which discussion (or night) a status belongs to: it is cleared when the step ends. */
+function stepKey(view) {
+  return `${view?.year ?? ''}:${view?.step ?? ''}`;
+}
 
 /** This phone's private notes in room `code`: [{year, text}]. */
 function privateNotes(code) {
@@ -43,16 +54,19 @@ export class Chat {
     this.room = room;
     this.everything = everything;
     this.messages = h('ol', { class: 'chat-log', 'aria-live': 'polite', tabindex: 0, onscroll: () => this.faded() });
-    this.channel = h('select', { testid: 'chat-channel', id: 'chat-channel' });
+    this.channel = h('select', { testid: 'chat-channel', id: 'chat-channel', 'aria-describedby': 'chat-channel-hint', onchange: () => this.hint() });
+    this.channelHint = h('p', { testid: 'chat-channel-hint', id: 'chat-channel-hint', class: 'hint', hidden: true });
     this.input = h('input', { testid: 'chat-input', id: 'chat-input', type: 'text', maxlength: 500, autocomplete: 'off' });
     this.sendButton = h('button', { type: 'submit', testid: 'chat-send' });
     this.error = h('p', { testid: 'chat-error', class: 'field-error', role: 'alert', hidden: true });
+    this.errorStep = null; // the step whose message was not sent (see stepKey)
     this.labels = [h('label', { class: 'sr-only', for: 'chat-channel' }), h('label', { class: 'sr-only', for: 'chat-input' })];
     this.form = h(
       'form',
       { class: 'chat-form', onsubmit: (event) => this.post(event) },
       this.labels[0],
       this.channel,
+      this.channelHint,
       this.labels[1],
       this.input,
       this.sendButton,
@@ -101,18 +115,32 @@ export class Chat {
   /** Say, next to the chat, that the message did not go (it stays in the box). */
   notSent(exc) {
     // (the COA silenced by Suhol is not told why here, where the table can read it: the
-    // held card says it, R-35)
+    // held card says it, R-35; and the line looks like a sent claim's, not a warning that
+    // stands out across the table)
+    const quiet = exc.code === 'muted';
     const why = { closed: t('chat.not_sent'), muted: t('chat.not_sent_quiet') }[exc.code] ?? errorText(exc);
-    this.error.textContent = `⚠ ${why}`;
+    this.error.textContent = `${quiet ? '✕' : '⚠'} ${why}`;
+    this.error.classList.toggle('quiet', quiet);
     this.error.hidden = false;
+    this.errorStep = stepKey(this.room.view);
     this.error.scrollIntoView({ block: 'nearest' });
   }
 
-  /** A message went (or was noted): empty the box, and back to the table's channel. */
+  /** A message went (or was noted): empty the box. The channel stays as chosen (a second
+   * message meant for the team must not go to the table). */
   sent() {
     this.input.value = '';
-    this.channel.value = 'public';
+    this.error.hidden = true;
     this.room.render('chat');
+  }
+
+  /** Under the picker, out of the night: "Private" is a note only this phone keeps (for a
+   * Corrupt too, whose team channel was the night's). The same words on every phone. */
+  hint() {
+    const view = this.room.view;
+    const day = Boolean(view?.you) && view.step !== 'hidden' && view.status !== 'finished';
+    this.channelHint.hidden = !(day && this.channel.value === 'private');
+    this.channelHint.textContent = t('chat.private_day');
   }
 
   /** Bring the chat up to date with the room's view and messages. */
@@ -126,10 +154,15 @@ export class Chat {
     this.labels[1].textContent = t('chat.input');
     this.sendButton.textContent = t('chat.send');
     this.input.placeholder = spectator ? t('chat.spectator') : inactive ? t('chat.inactive') : t('chat.placeholder');
+    const chosen = this.channel.value;
     renderIfChanged(this.channel, [language(), Boolean(you)], () => [
       h('option', { value: 'public', text: `📢 ${t('chat.public')}` }),
       you ? h('option', { value: 'private', text: `🔒 ${t('chat.private')}` }) : null,
     ]);
+    // (redrawn options keep the choice while it is offered; gone, it falls to the first)
+    if (chosen && [...this.channel.options].some((o) => o.value === chosen)) this.channel.value = chosen;
+    this.hint();
+    if (this.errorStep !== stepKey(view)) this.error.hidden = true; // that step is over
     const blocked = spectator || inactive;
     this.input.disabled = blocked;
     this.sendButton.disabled = blocked;
@@ -231,7 +264,7 @@ export class Claims {
     if (!held) return;
     this.drop();
     this.settle();
-    this.last = { state: 'undone', label: held.label };
+    this.last = { state: 'undone', label: held.label, step: stepKey(this.room.view) };
     this.changed();
   }
 
@@ -245,13 +278,13 @@ export class Claims {
     this.changed();
     try {
       await this.room.link.act({ action: 'claim', player: view.you.name, ...held.claim });
-      this.last = { state: 'sent', label: held.label };
+      this.last = { state: 'sent', label: held.label, step: stepKey(view) };
       if (held.claim.target) this.target = null; // the next claim chooses again
     } catch (exc) {
       // told here, under the claims, not in the bar; and for the COA silenced by Suhol
       // without the reason, which the held card gives (a line saying "Suhol" would tell
       // the table who the COA is, R-35)
-      this.last = { state: 'refused', label: held.label, why: exc.code === 'muted' ? '' : errorText(exc) };
+      this.last = { state: 'refused', label: held.label, why: exc.code === 'muted' ? '' : errorText(exc), step: stepKey(view) };
     }
     this.changed();
   }
@@ -267,8 +300,10 @@ export class Claims {
     const claims = view.you?.claims || [];
     if (claims.length === 0) {
       this.drop(); // the discussion is over: a held claim is never sent
+      this.last = null; // and what became of the last one belongs to it
       return null;
     }
+    if (this.last && this.last.step !== stepKey(view)) this.last = null;
     const me = view.you.name;
     const others = view.players.filter((p) => p.name !== me).map((p) => p.name);
     if (!others.includes(this.target)) this.target = null;
@@ -347,7 +382,9 @@ export class Claims {
       );
     }
     if (!this.last) return null;
-    const icon = { sent: '✔', undone: '↩', refused: '⚠' }[this.last.state];
+    // (a refused claim's line looks like a sent one's: the silenced COA's phone must not
+    // stand out across the table, R-35)
+    const icon = { sent: '✔', undone: '↩', refused: '✕' }[this.last.state];
     const text = [t(`claim.${this.last.state}`, { claim: this.last.label }), this.last.why].filter(Boolean).join(' ');
     return h('p', { testid: 'claim-status', class: `claim-status ${this.last.state}`, role: 'status', data: { state: this.last.state }, text: `${icon} ${text}` });
   }

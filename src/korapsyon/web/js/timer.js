@@ -110,16 +110,31 @@ function timerControls(room, view) {
   );
 }
 
-/** Ask once before a step is ended early: what it does, then "keep going" or "end it". */
-function confirmEnd(room, view) {
+/** What ending `view`'s step now does: in the night no count (R-70); in the discussion
+ * (where only the host is asked) that it closes and the votes begin, not whether a
+ * testimony makes the first one the Witness vote; in a vote how many have voted and what
+ * the others count as (R-72: Oppose in the committee's vote, else not voting). */
+function endDetail(view) {
   const ballot = view.ballot;
   const step = view.step;
+  if (step === 'hidden') return t('timer.end_night');
+  if (step === 'discussion') return t('timer.end_discussion');
   const counted = ballot?.cast !== undefined && ballot.voters?.length;
-  const detail = step === 'hidden'
-    ? t('timer.end_night')
-    : counted
-      ? t('timer.end_vote', { cast: ballot.cast, of: ballot.voters.length })
-      : t('timer.end_other');
+  if (!counted || !VOTES.has(step)) return t('timer.end_other');
+  const key = step === 'committee_vote' ? 'timer.end_committee' : 'timer.end_vote';
+  return t(key, { cast: ballot.cast, of: ballot.voters.length });
+}
+
+/** The steps whose answers are votes (the others' answers are choices: `end_other`). */
+const VOTES = new Set(['elect', 'elect_runoff', 'committee_vote', 'witness_vote', 'forced_jail_vote', 'jail_vote', 'jail_runoff']);
+
+/** Ask once before a step is ended early: what it does, then "keep going" or "end it".
+ * (`view` is the one the controls were drawn for; the sheet reads the latest, whose count
+ * of votes is current.) */
+function confirmEnd(room, drawn) {
+  const view = room.view ?? drawn;
+  const step = view.step;
+  const detail = endDetail(view);
   const sheet = h(
     'div',
     { testid: 'confirm-end', class: 'overlay', role: 'alertdialog', 'aria-labelledby': 'confirm-end-title' },
