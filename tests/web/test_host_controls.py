@@ -33,7 +33,7 @@ from tests.web.harness import (
     until_routed,
     wait_for_game,
 )
-from tests.web.scripted import catalog
+from tests.web.scripted import catalog, plain
 
 VOTES = (Step.JAIL_VOTE, Step.WITNESS_VOTE, Step.FORCED_JAIL_VOTE)
 
@@ -117,6 +117,18 @@ def test_the_end_now_sheet_says_what_ending_each_step_does(live: Live, tabs: Tab
     if Step.COMMITTEE_VOTE in said:
         count = {"cast": 0, "of": asked[Step.COMMITTEE_VOTE]}
         assert said[Step.COMMITTEE_VOTE] == words["timer.end_committee"].format(**count)
+    # and the table is told what became of it: the President's pick is no vote (it said
+    # "0 of 1 had voted"), nobody decides in the discussion, and a committee's silent
+    # members count as Oppose
+    told = plain(board.el("timeline").text_content())
+    pick = words["notice.step_ended_early.other.host"]
+    assert pick.replace("{step}", words["step.pick_project"]) in told, told
+    assert words["notice.step_ended_early.discussion.host"] in told, told
+    if Step.COMMITTEE_VOTE in said:
+        committee = words["notice.step_ended_early.committee.host"].format(
+            step=words["step.committee_vote"], cast=0, of=asked[Step.COMMITTEE_VOTE]
+        )
+        assert committee in told, told
     vote = game.step
     assert vote in VOTES  # (nobody testified: the jail vote)
     expect(board.el("board-step")).to_have_attribute("data-step", vote.value)

@@ -7,6 +7,9 @@
 
 import { language, roleTitle, stepTitle, t } from './i18n.js';
 
+/** The steps that are votes: ended early, those who had not voted did not vote (R-72). */
+const BALLOTS = new Set(['elect', 'elect_runoff', 'committee_vote', 'witness_vote', 'forced_jail_vote', 'jail_vote', 'jail_runoff']);
+
 /** The votes whose tally counts "yes" and "no" (R-35's Witness vote, the forced vote). */
 const YES_NO_VOTES = new Set(['witness_vote', 'forced_jail_vote']);
 
@@ -122,7 +125,8 @@ export function entryText(entry) {
 /** The server's notices to the table (the `notice` channel). */
 function noticeText(p) {
   if (p.kind === 'step_ended_early') {
-    const how = p.cast !== undefined ? 'vote' : p.step === 'hidden' ? 'night' : 'other';
+    // (who stands and the President's picks are no votes: there the others got the default)
+    const how = { hidden: 'night', discussion: 'discussion', committee_vote: 'committee' }[p.step] ?? (BALLOTS.has(p.step) ? 'vote' : 'other');
     return t(`notice.step_ended_early.${how}.${p.by}`, { step: stepTitle(p.step), cast: p.cast, of: p.of });
   }
   if (p.kind === 'stand_in') return t(`notice.stand_in.${p.by}.${p.why}`, { player: p.player });
