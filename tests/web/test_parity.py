@@ -29,7 +29,7 @@ from tests.web.harness import (
     tid,
     wait_for_game,
 )
-from tests.web.scripted import catalog, open_phone
+from tests.web.scripted import catalog, open_phone, plain
 
 NAMES = table(9)
 
@@ -102,6 +102,8 @@ def test_R70_every_role_has_the_same_night_screen_and_traffic(live: Live, tabs: 
         if phone.label == omb:
             expect(found).to_have_attribute("data-target", corrupt[0])
             expect(found).to_have_attribute("data-aligned", "bad")
+            card = plain(phone.el("role-reveal").text_content())
+            assert card.count(f"{corrupt[0]} is Bad aligned") == 1, card  # (it was twice)
         else:
             expect(found).to_have_count(0)
         release(phone)

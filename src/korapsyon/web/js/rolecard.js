@@ -79,6 +79,9 @@ export class RoleCard {
   secrets(view, privateNews, talk) {
     const you = view.you;
     const notes = nightNotes(this.code);
+    // (this Year's results have lines of their own above: not twice in the news)
+    const above = new Set([you.investigation && 'investigation_result', you.audit && 'audit_delivered', you.muted && 'coa_muted']);
+    const news = privateNews.filter((e) => !above.has(e.kind));
     return [
       h('p', { class: 'release-hint' }, t('role.release'), ' ', this.clock),
       h('p', { testid: 'role-name', class: 'role-name', data: { role: you.role } }, roleBadge(you.role)),
@@ -94,7 +97,7 @@ export class RoleCard {
         : null,
       you.audit ? audit(you.audit) : null,
       you.muted ? h('p', { testid: 'muted', class: 'result', text: `🔇 ${t('chat.muted')}` }) : null,
-      privateNews.length ? h('ul', { class: 'private-news' }, privateNews.map((e) => h('li', { text: `🔒 ${entryText(e)}` }))) : null,
+      news.length ? h('ul', { class: 'private-news' }, news.map((e) => h('li', { text: `🔒 ${entryText(e)}` }))) : null,
       talk.length ? privateList(talk) : null,
       Object.keys(notes).length
         ? h('p', { class: 'hint', text: t('role.notes', { notes: Object.entries(notes).map(([y, n]) => `${t('year.short', { year: y })}: ${n}`).join(' · ') }) })
