@@ -446,7 +446,16 @@ def test_the_end_analysis_reads_from_the_sofa_on_a_tv(
         assert names, f"{board.label}: no line is named"
         overlaps = [(a, b) for a, b in pairwise(names) if b[0] < a[1] - 0.5]
         assert not overlaps, f"{board.label}: names overlap: {overlaps}"
+        cut = board.page.evaluate(NAMES_CUT)  # the roles: a name gives way after its role
+        assert not cut, f"{board.label}: names cut to less than half their row: {cut}"
     tabs.assert_clean()
+
+
+NAMES_CUT = """() => [...document.querySelectorAll('[data-testid="revealed-role"]')]
+  .map((li) => [li.querySelector('.name'), li.clientWidth])
+  .filter(([name, row]) => name.scrollWidth > name.clientWidth && name.clientWidth < row / 2)
+  .map(([name]) => name.textContent)"""
+"""The end's revealed roles whose name is cut (…) to less than half of its row."""
 
 
 CHART_TEXT = """() => {
