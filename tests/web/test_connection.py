@@ -161,6 +161,11 @@ def test_a_confirm_while_offline_is_kept_and_sent_once_when_back(live: Live, tab
     connection = phone.el("connection")
     expect(connection).to_have_attribute("data-state", "closed")
     expect(connection).to_contain_text("Not connected")
+    # the step keeps its room in the bar (the word went beside it and cut it to "Com… vote")
+    share = phone.el("step-title").evaluate(
+        "(el) => el.clientWidth / el.closest('.bar-row').clientWidth"
+    )
+    assert share > 0.6, share  # (0.49 beside the word)
     ballot = phone.el("ballot-status")
     expect(ballot).to_have_attribute("data-state", "offline")
     expect(ballot).to_contain_text("your choice will be sent when the connection is back")
