@@ -3,24 +3,29 @@ testimony is anonymous, so nothing reaches the table at the moment of the tap - 
 followed by the TV's announcement would point at whoever just tapped. The Ombudsperson's
 own phone says, inside its closed private fold, that the testimony is in and when the
 table will hear it; the table hears it when the host closes the discussion, and the
-Witness vote follows."""
+Witness vote follows. The Witness cannot be undone: its first tap asks, in place, and
+only a "Testify" that has been on the screen a moment sends it."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import WebSocketRoute, expect
 
 from korapsyon.rules.roles import Role
 from korapsyon.selfplay import table
 from tests.server.live import Live, start
 from tests.web.harness import (
+    Tab,
     Tabs,
     api_room,
     decide,
     has_decision,
     option_values,
+    relay,
     roles_of,
     snapshot,
     tid,
@@ -46,11 +51,9 @@ def _heard(client: Client) -> bool:
     return told or (client.state or {}).get("witness") is not None
 
 
-@pytest.mark.parametrize("lang", ["en", "fil"])
-def test_R35_the_table_hears_a_witness_when_the_discussion_closes_not_at_the_tap(
-    live: Live, tabs: Tabs, lang: str
-) -> None:
-    words = catalog(lang)
+def _deal(live: Live) -> tuple[str, dict[str, str], str, str, Seats]:
+    """A 9-seat game begun: its code, the seats' tokens, the Ombudsperson (the browser's
+    seat), a Corrupt Politician, and the test's seats (everyone but the Ombudsperson)."""
     code, host_token = api_room(live)
     tokens = names_tokens(live, code, table(9))
     start(live, code, host_token)
@@ -58,9 +61,12 @@ def test_R35_the_table_hears_a_witness_when_the_discussion_closes_not_at_the_tap
     omb = next(n for n, r in roles.items() if r is Role.OMBUDSPERSON)
     corrupt = next(n for n, r in roles.items() if r is Role.CORRUPT_POLITICIAN)
     seats = Seats(live, code, host_token, {n: t for n, t in tokens.items() if n != omb})
-    phone = open_phone(tabs, code, omb, tokens[omb], lang=lang)
+    return code, tokens, omb, corrupt, seats
 
-    # The night: the Ombudsperson investigates a Corrupt Politician through the page (R-22).
+
+def _to_the_discussion(live: Live, code: str, seats: Seats, phone: Tab, corrupt: str) -> None:
+    """The night: the Ombudsperson investigates ``corrupt`` through the page (R-22); then
+    the Year goes on to its discussion, which the host leaves open."""
     seats.until(lambda: has_decision(snapshot(phone)))
     night = snapshot(phone)
     assert night.night
@@ -73,10 +79,22 @@ def test_R35_the_table_hears_a_witness_when_the_discussion_closes_not_at_the_tap
         return step is not None and step.value == "discussion"
 
     seats.until(discussion, phones=[phone], end_discussion=False)
+
+
+@pytest.mark.parametrize("lang", ["en", "fil"])
+def test_R35_the_table_hears_a_witness_when_the_discussion_closes_not_at_the_tap(
+    live: Live, tabs: Tabs, lang: str
+) -> None:
+    words = catalog(lang)
+    code, tokens, omb, corrupt, seats = _deal(live)
+    phone = open_phone(tabs, code, omb, tokens[omb], lang=lang)
+
+    _to_the_discussion(live, code, seats, phone, corrupt)
     fold = phone.page.locator("details.private-fold")
     expect(fold).not_to_have_attribute("open", "")  # closed: nothing stands out
     fold.locator("summary").click()
-    phone.el("confirm").click()  # "Testify (anonymously)": the Witness (R-35)
+    phone.el("confirm").click()  # "Testify (anonymously)": the Witness (R-35), asked
+    phone.el("witness-yes").click()  # (once it takes taps)
     said = phone.el("testified")
     expect(said).to_be_visible()
     wanted = words["discussion.testified"].replace("{name}", corrupt)
@@ -98,5 +116,77 @@ def test_R35_the_table_hears_a_witness_when_the_discussion_closes_not_at_the_tap
     expect(phone.el("screen")).to_have_attribute("data-step", "witness_vote")
     expect(phone.el("testified")).to_have_count(0)
     expect(phone.page.locator(tid("choice-panel"))).to_contain_text(corrupt)
+    seats.close()
+    tabs.assert_clean()
+
+
+@pytest.mark.parametrize(("lang", "size"), [("fil", (360, 640)), ("en", (390, 844))])
+def test_R35_the_witness_asks_first_and_a_double_tap_sends_nothing(
+    live: Live, tabs: Tabs, lang: str, size: tuple[int, int]
+) -> None:
+    """One tap on "Testify" asks "Testify against Jovito? Once per game." in the fold, with
+    "Not now" and a "Testify" that takes taps only 0.7 s after it appears (the page's clock
+    is the test's: no waiting): a double tap, a tap on "Testify" as it appears and "Not
+    now" send nothing, and the armed "Testify" sends exactly one act. There is nothing to
+    choose, so no "make your choice, then confirm" line."""
+    words = catalog(lang)
+    code, tokens, omb, corrupt, seats = _deal(live)
+    sent: list[dict[str, Any]] = []
+
+    def up(ws: WebSocketRoute, message: dict[str, Any], raw: str | bytes) -> str | bytes:
+        if message.get("type") == "act" and message["action"]["action"] == "witness":
+            sent.append(message["action"])
+        return raw
+
+    phone = tabs.open(omb, storage={f"korapsyon:{code}": {"token": tokens[omb], "name": omb}})
+    phone.context.add_init_script(
+        f"localStorage.setItem('korapsyon:lang:play', {json.dumps(lang)});"
+    )
+    phone.page.set_viewport_size({"width": size[0], "height": size[1]})
+    relay(phone, up=up)
+    page = phone.page
+    page.clock.install()
+    page.goto(f"/play?room={code}")
+
+    _to_the_discussion(live, code, seats, phone, corrupt)
+    page.locator("details.private-fold summary").click()
+    panel = phone.el("choice-panel")
+    expect(panel).to_have_attribute("data-action", "witness")
+    expect(panel.locator(tid("ballot-status"))).to_have_count(0)  # nothing to choose
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)  # (the page's time stands still)
+
+    # a double tap on "Testify (anonymously)": asked, nothing sent
+    phone.el("confirm").scroll_into_view_if_needed()
+    box = phone.el("confirm").bounding_box()
+    assert box is not None
+    page.mouse.dblclick(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    ask = phone.el("witness-ask")
+    expect(ask).to_be_visible()
+    question = words["discussion.witness_ask"].replace("{name}", corrupt)
+    assert plain(ask.locator("p").text_content()) == question
+    yes = phone.el("witness-yes")
+    expect(yes).to_have_text(words["discussion.witness_yes"])
+    expect(yes).to_be_disabled()  # (not yet armed: the clock stands still)
+    yes.click(force=True)  # a quick tap as it appears
+    expect(phone.el("witness-not-now")).to_have_text(words["discussion.witness_not_now"])
+    page.screenshot(path=f"/tmp/witness-ask-{lang}.png")
+    assert sent == []
+
+    # "Not now": back as it was, nothing sent
+    phone.el("witness-not-now").click()
+    expect(ask).to_have_count(0)
+    expect(phone.el("confirm")).to_be_enabled()
+    expect(phone.el("testified")).to_have_count(0)
+
+    # asked again, and "Testify" once it takes taps: exactly one act
+    phone.el("confirm").click()
+    expect(yes).to_be_disabled()
+    page.clock.run_for(700)
+    expect(yes).to_be_enabled()
+    page.clock.resume()
+    yes.click()
+    expect(phone.el("testified")).to_be_visible()
+    assert sent == [{"action": "witness", "player": omb}]
+    assert live.game(code).witness_used
     seats.close()
     tabs.assert_clean()

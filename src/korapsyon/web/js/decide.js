@@ -40,6 +40,10 @@ const CORRUPT_PLANS = [
 const DECOY_PLANS = [{ sure: 0 }, { sure: 1 }, { sure: 2 }, { sure: 3 }];
 const LETTERS = ['A', 'B', 'C', 'D'];
 
+/** How long the Witness's "Testify" waits before it takes taps (as the waiting room's
+ * "Remove", waiting.js): the second tap of a double tap lands on it, disabled. */
+const WITNESS_ARM_MS = 700;
+
 /** What a plan means, in words. */
 function planText(plan) {
   if ('nakaw' in plan) return t(`night.plan.${plan.nakaw ? 'steal' : 'no_steal'}.${plan.suhol ? 'suhol' : 'no_suhol'}`);
@@ -190,6 +194,7 @@ export class Decisions {
     this.sending = null; // the draft key being sent (or kept until the connection is back)
     this.refusal = null; // {key, text}: the server refused the last confirm of that decision
     this.barredTap = null; // the draft key whose grid had a refused name tapped last
+    this.asking = null; // {key, at}: the Witness asked "Testify against …?" (at: when)
     this.version = 0; // counts local changes (drafts, sending): the panel redraws on them
   }
 
@@ -199,6 +204,7 @@ export class Decisions {
     if (!you || you.choices.length === 0) return null;
     const choice = you.choices[0];
     const key = `${view.year}:${view.step}:${choice.action}`;
+    if (choice.action === 'witness') return this.witnessPanel(view, choice, key);
     const draft = this.draftFor(key, view, choice);
     const night = view.step === 'hidden';
     const unsent = this.unsent(view, choice, draft);
@@ -271,6 +277,79 @@ export class Decisions {
   changed() {
     this.version += 1;
     this.redraw();
+  }
+
+  // ---------------------------------------------------------------- the Witness (R-35)
+  /**
+   * The Ombudsperson's Witness, once per game and not to be undone: the first tap on
+   * "Testify" asks, in place ("Testify against Ana? Once per game.", "Not now" /
+   * "Testify"), and that "Testify" takes taps only a moment after it appears, so a
+   * double tap sends nothing. There is nothing to choose: no "choose, then confirm" line.
+   */
+  witnessPanel(view, choice, key) {
+    const name = view.you.investigation?.target ?? '';
+    const asking = this.asking?.key === key;
+    const busy = this.sending === key || this.room.queued(key);
+    let body;
+    if (!asking) {
+      body = h('button', {
+        type: 'button',
+        testid: 'confirm',
+        class: 'primary big confirm',
+        disabled: busy,
+        text: `✔ ${t('confirm.witness')}`,
+        onclick: () => {
+          this.asking = { key, at: performance.now() };
+          this.changed();
+        },
+      });
+    } else {
+      const yes = h('button', {
+        type: 'button',
+        testid: 'witness-yes',
+        class: 'primary big',
+        text: t('discussion.witness_yes'),
+        onclick: () => {
+          this.asking = null;
+          this.send(key, this.actionOf(view, choice, {}), null);
+        },
+      });
+      // (armed a moment after it first appeared, a redraw since or not)
+      const wait = this.asking.at + WITNESS_ARM_MS - performance.now();
+      if (wait > 0) {
+        yes.disabled = true;
+        setTimeout(() => {
+          yes.disabled = false;
+        }, wait);
+      }
+      body = h(
+        'div',
+        { testid: 'witness-ask', class: 'witness-ask', role: 'group', 'aria-labelledby': 'witness-ask-q' },
+        h('p', { id: 'witness-ask-q', class: 'witness-ask-q', text: t('discussion.witness_ask', { name }) }),
+        h(
+          'div',
+          { class: 'witness-ask-buttons' },
+          h('button', {
+            type: 'button',
+            testid: 'witness-not-now',
+            class: 'big',
+            text: t('discussion.witness_not_now'),
+            onclick: () => {
+              this.asking = null;
+              this.changed();
+            },
+          }),
+          yes,
+        ),
+      );
+    }
+    const status = this.status(view, key, false, true);
+    return h(
+      'section',
+      { testid: 'choice-panel', class: 'choice-panel', data: { action: choice.action }, 'aria-labelledby': 'choice-prompt' },
+      h('h2', { id: 'choice-prompt', class: 'prompt', text: promptText(view, choice) }),
+      h('div', { class: 'confirm-bar' }, body, status.dataset.state === 'choosing' ? null : status),
+    );
   }
 
   // ---------------------------------------------------------------- the night (R-70)
