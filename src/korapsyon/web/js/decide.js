@@ -195,6 +195,10 @@ export class Decisions {
     this.refusal = null; // {key, text}: the server refused the last confirm of that decision
     this.barredTap = null; // the draft key whose grid had a refused name tapped last
     this.asking = null; // {key, at}: the Witness asked "Testify against …?" (at: when)
+    this.touched = new Set(); // the draft keys the person has changed
+    this.onScreen = null; // {turn, key, view, choice, submitted}: the decision shown now
+    this.sentDrafts = new Map(); // draft key -> the draft as last confirmed (sent or on its way)
+    this.missed = null; // {turn, changed}: the last step's pick did not count (missedNote)
     this.version = 0; // counts local changes (drafts, sending): the panel redraws on them
   }
 
@@ -233,22 +237,7 @@ export class Decisions {
    */
   draftFor(key, view, choice) {
     if (!this.drafts.has(key)) {
-      const draft = {};
-      if (view.step === 'hidden') {
-        draft.target = null; // the decoy's grid
-        draft.plan = 0; // the quiet plan (tonight's letter for it differs per phone)
-        for (const [field, values] of Object.entries(choice.options)) {
-          draft[field] = values.includes(null) ? null : values[0];
-        }
-      }
-      const submitted = view.you.submitted;
-      if (submitted && submitted.action === choice.action) {
-        for (const field of Object.keys(choice.options)) draft[field] = submitted[field] ?? null;
-        if (choice.action === 'corrupt') {
-          draft.plan = CORRUPT_PLANS.findIndex((p) => p.nakaw === Boolean(submitted.nakaw) && p.suhol === Boolean(submitted.suhol));
-        }
-      }
-      this.drafts.set(key, draft);
+      this.drafts.set(key, submittedDraft(view, choice, view.you.submitted));
     }
     return this.drafts.get(key);
   }
@@ -265,6 +254,7 @@ export class Decisions {
     }
     if (this.refusal?.key === key) this.refusal = null;
     this.barredTap = null;
+    this.touched.add(key);
     this.changed();
   }
 
@@ -277,6 +267,69 @@ export class Decisions {
   changed() {
     this.version += 1;
     this.redraw();
+  }
+
+  // ---------------------------------------------------------------- a pick that did not count
+  /**
+   * Follow `view` (before the panel is drawn): when the decision that was on the screen
+   * goes away (its step ended: the timer, R-72, or the host) while the person's pick
+   * differs from what counted for them - never confirmed (the default was given), or
+   * changed and not sent again - the next screen says so once (`missedNote`), in the same
+   * words whatever the role (R-70), until it is tapped away or the step after ends.
+   * `standIn`: a bot plays this seat, its acts count (nothing to tell).
+   */
+  follow(view, standIn = false) {
+    const choice = view.you?.choices?.[0];
+    const turn = `${view.year}:${view.step}`;
+    const key = choice ? `${turn}:${choice.action}` : null;
+    if (this.missed && this.missed.turn !== turn) this.dismissMissed();
+    const was = this.onScreen;
+    if (was && was.key !== key) {
+      this.onScreen = null;
+      const changed = standIn || view.status === 'finished' || this.room.queued(was.key) ? null : this.notCounted(was);
+      if (changed !== null) {
+        this.missed = { turn, changed };
+        this.version += 1;
+      }
+    }
+    if (!choice || choice.action === 'witness') return; // (the Witness asks before it sends)
+    const submitted = view.you.submitted ?? (was?.key === key ? was.submitted : null);
+    this.onScreen = { turn, key, view, choice, submitted };
+  }
+
+  /**
+   * Whether the pick on the screen of the decision `shown` did not count: null when it
+   * did (or nothing was picked), else whether a confirmed choice counted instead. The
+   * screen's draft is compared, not the act: at night every role's grid and plans alike
+   * (R-70: a Citizen's pick is a note, and is told the same way).
+   */
+  notCounted(shown) {
+    const { key, view, choice, submitted } = shown;
+    const draft = this.drafts.get(key);
+    if (!draft || !this.touched.has(key)) return null;
+    const confirmed = this.sentDrafts.get(key) ?? (submitted ? submittedDraft(view, choice, submitted) : null);
+    if (confirmed) return same(draft, confirmed) ? null : true;
+    // nothing confirmed: R-72's default was given (the night's first draft; by day nobody,
+    // abstain, no, Oppose; a card or a committee drawn at random: never the pick itself)
+    const quiet = view.step === 'hidden' ? initialDraft(view, choice) : dayDefault(choice);
+    return quiet && same(draft, quiet) ? null : false;
+  }
+
+  /** The note that the last step's pick did not count (null: none). */
+  missedNote() {
+    if (!this.missed) return null;
+    return h(
+      'div',
+      { testid: 'missed-note', class: 'missed-note', role: 'status' },
+      h('p', { text: `⚠ ${t(this.missed.changed ? 'ballot.missed_changed' : 'ballot.missed')}` }),
+      h('button', { type: 'button', testid: 'missed-ok', class: 'small', text: t('ballot.missed_ok'), onclick: () => this.dismissMissed(true) }),
+    );
+  }
+
+  dismissMissed(redraw = false) {
+    this.missed = null;
+    this.version += 1;
+    if (redraw) this.redraw();
   }
 
   // ---------------------------------------------------------------- the Witness (R-35)
@@ -476,12 +529,19 @@ export class Decisions {
    */
   async send(key, action, note) {
     this.sending = key;
+    const before = this.sentDrafts.get(key);
+    const draft = this.drafts.get(key);
+    if (draft) this.sentDrafts.set(key, structuredClone(draft)); // (it may land as its step ends)
     this.refusal = null;
     this.changed();
     inSight();
     const result = await this.room.act(key, action);
     if (result.replaced) return; // a newer choice for this decision was kept instead
     if (this.sending === key) this.sending = null;
+    if (result.error || result.dropped) {
+      if (before) this.sentDrafts.set(key, before); // (it did not land: the one before counts)
+      else this.sentDrafts.delete(key);
+    }
     if (result.error) this.refusal = { key, text: result.error };
     if (result.ok && note && note.name) {
       const notes = nightNotes(this.room.code);
@@ -538,6 +598,52 @@ export class Decisions {
 /** The ballot's status in sight (under the confirm just tapped: what became of it). */
 function inSight() {
   document.querySelector('[data-testid="ballot-status"]')?.scrollIntoView({ block: 'nearest' });
+}
+
+/** A decision's draft before the person touches it: at night "nobody" and the quiet plan
+ * (R-72's default), by day nothing. */
+function initialDraft(view, choice) {
+  const draft = {};
+  if (view.step === 'hidden') {
+    draft.target = null; // the decoy's grid
+    draft.plan = 0; // the quiet plan (tonight's letter for it differs per phone)
+    for (const [field, values] of Object.entries(choice.options)) {
+      draft[field] = values.includes(null) ? null : values[0];
+    }
+  }
+  return draft;
+}
+
+/** The draft of a decision `submitted` (an action, or null: the first draft). */
+function submittedDraft(view, choice, submitted) {
+  const draft = initialDraft(view, choice);
+  if (submitted && submitted.action === choice.action) {
+    for (const field of Object.keys(choice.options)) draft[field] = submitted[field] ?? null;
+    if (choice.action === 'corrupt') {
+      draft.plan = CORRUPT_PLANS.findIndex((p) => p.nakaw === Boolean(submitted.nakaw) && p.suhol === Boolean(submitted.suhol));
+    }
+  }
+  return draft;
+}
+
+/** What R-72 gives a day decision not confirmed, as a draft: nobody or abstain, no,
+ * Oppose; null when it is drawn at random (the President's card and committee), which no
+ * pick can be said to equal. */
+function dayDefault(choice) {
+  if (choice.pick) return null;
+  const draft = {};
+  for (const [field, values] of Object.entries(choice.options)) {
+    if (values.includes(null)) draft[field] = null;
+    else if (values.includes(false)) draft[field] = false;
+    else return null;
+  }
+  return draft;
+}
+
+/** Whether two drafts choose the same (fields left out are nothing chosen). */
+function same(a, b) {
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  return keys.every((k) => JSON.stringify(a[k] ?? null) === JSON.stringify(b[k] ?? null));
 }
 
 /** An action without the fields that do not say what was chosen. */
