@@ -66,7 +66,20 @@ def _deal(live: Live) -> tuple[str, dict[str, str], str, str, Seats]:
 
 def _to_the_discussion(live: Live, code: str, seats: Seats, phone: Tab, corrupt: str) -> None:
     """The night: the Ombudsperson investigates ``corrupt`` through the page (R-22); then
-    the Year goes on to its discussion, which the host leaves open."""
+    the Year goes on to its discussion, which the host leaves open. Another of the test's
+    seats stands and is elected (a President drawn by lots could be ``corrupt``, whom the
+    Witness could not name, R-35)."""
+    candidate = next(n for n in seats.seats if n != corrupt)
+
+    def policy(name: str, view: dict[str, Any]) -> dict[str, Any] | None:
+        choice = view["you"]["choices"][0]
+        if choice["action"] == "stand":
+            return {"action": "stand", "player": name, "stand": name == candidate}
+        if choice["action"] == "elect":
+            field = next(iter(choice["options"]))
+            return {"action": "elect", "player": name, field: candidate}
+        return None
+
     seats.until(lambda: has_decision(snapshot(phone)))
     night = snapshot(phone)
     assert night.night
@@ -78,7 +91,8 @@ def _to_the_discussion(live: Live, code: str, seats: Seats, phone: Tab, corrupt:
         step = live.game(code).step
         return step is not None and step.value == "discussion"
 
-    seats.until(discussion, phones=[phone], end_discussion=False)
+    seats.until(discussion, policy, phones=[phone], end_discussion=False)
+    assert live.game(code).president == live.game(code).seat(candidate)
 
 
 @pytest.mark.parametrize("lang", ["en", "fil"])
