@@ -213,6 +213,9 @@ def test_the_pause_opens_at_its_top_with_the_jailing_and_the_bots_counted_after(
     for name in away:
         expect(fold).to_contain_text(name)
     fold.locator("li").last.scroll_into_view_if_needed()
+    expect(phone.el("nightfall-continue")).to_be_in_viewport(ratio=1)
+    cover.evaluate("(el) => el.scrollTo(0, 0)")  # (the news taller than the screen now)
+    expect(title).to_be_in_viewport(ratio=1)
     expect(phone.el("nightfall-continue")).to_be_in_viewport(ratio=1)  # (kept at the foot)
     phone.page.screenshot(path=f"/tmp/nightfall-{lang}-13-open.png")
     phone.el("nightfall-continue").click()
