@@ -194,6 +194,7 @@ def test_R35_the_witness_asks_first_and_a_double_tap_sends_nothing(
 
     # asked again, and "Testify" once it takes taps: exactly one act
     phone.el("confirm").click()
+    expect(phone.el("witness-not-now")).to_be_focused()  # (a stray Enter sends nothing)
     expect(yes).to_be_disabled()
     page.clock.run_for(700)
     expect(yes).to_be_enabled()

@@ -354,6 +354,8 @@ export class Decisions {
         onclick: () => {
           this.asking = { key, at: performance.now() };
           this.changed();
+          // (the question in its place: the safe answer has the focus, as this button had)
+          document.querySelector('[data-testid="witness-not-now"]')?.focus({ preventScroll: true });
         },
       });
     } else {
