@@ -73,9 +73,16 @@ def test_R21_R70_the_night_falls_alike_and_a_refused_name_says_why_in_the_card(
 
     jailed = [victim]
 
+    candidate = next(iter(seats.seats))
+
     def policy(name: str, view: dict[str, Any]) -> dict[str, Any] | None:
-        """The test's seats jail the third phone's player (R-36)."""
+        """The test's seats jail the third phone's player (R-36), having elected one of
+        their own (by lots the victim could be President, whom no vote jails, R-33)."""
         choice = view["you"]["choices"][0]
+        if choice["action"] == "stand":
+            return {"action": "stand", "player": name, "stand": name == candidate}
+        if choice["action"] == "elect":
+            return {"action": "elect", "player": name, next(iter(choice["options"])): candidate}
         if choice["action"] != "jail_vote":
             return None
         return {"action": "jail_vote", "player": name, "target": victim}
