@@ -18,11 +18,14 @@
  *
  * By day every ballot names what it decides: the term of the office, the project's card
  * with its cost and what passing or failing does, the player on trial; and a player who
- * is not asked is told who is deciding what.
+ * is not asked is told who is deciding what. The Ombudsperson's Witness (R-35), once per
+ * game, asks before it sends. When a step ends with a pick on the screen that did not
+ * count (not confirmed, or changed and not sent again), the next screen says so once.
  *
- * Why one module of ~570 lines: the night screen and every day ballot share one draft, one
- * confirm and one status line, and whether two roles' screens could tell them apart (R-70)
- * is checked by reading them side by side.
+ * Why one module of ~790 lines: the night screen and every day ballot share one draft, one
+ * confirm and one status line (and what became of the draft when its step ended), and
+ * whether two roles' screens could tell them apart (R-70) is checked by reading them side
+ * by side.
  */
 
 import { h } from './dom.js';
