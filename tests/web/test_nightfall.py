@@ -13,6 +13,7 @@ import json
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from korapsyon.rules.roles import Role
@@ -72,9 +73,16 @@ def test_R21_R70_the_night_falls_alike_and_a_refused_name_says_why_in_the_card(
 
     jailed = [victim]
 
+    candidate = next(iter(seats.seats))
+
     def policy(name: str, view: dict[str, Any]) -> dict[str, Any] | None:
-        """The test's seats jail the third phone's player (R-36)."""
+        """The test's seats jail the third phone's player (R-36), having elected one of
+        their own (by lots the victim could be President, whom no vote jails, R-33)."""
         choice = view["you"]["choices"][0]
+        if choice["action"] == "stand":
+            return {"action": "stand", "player": name, "stand": name == candidate}
+        if choice["action"] == "elect":
+            return {"action": "elect", "player": name, next(iter(choice["options"])): candidate}
         if choice["action"] != "jail_vote":
             return None
         return {"action": "jail_vote", "player": name, "target": victim}
@@ -145,5 +153,79 @@ def test_R21_R70_the_night_falls_alike_and_a_refused_name_says_why_in_the_card(
     _grid_option(law, citizen).click()
     expect(law.el("barred-note")).to_be_hidden()
     expect(_grid_option(law, citizen)).to_have_attribute("aria-pressed", "true")
+    seats.close()
+    tabs.assert_clean()
+
+
+TABLE = table(13)
+
+
+@pytest.mark.parametrize(("lang", "size"), [("fil", (360, 640)), ("en", (390, 844))])
+def test_the_pause_opens_at_its_top_with_the_jailing_and_the_bots_counted_after(
+    live: Live, tabs: Tabs, lang: str, size: tuple[int, int]
+) -> None:
+    """A 13-seat game on a phone where the host handed five seats to bots:
+    when Night 2 falls, the pause opens at its top, its title and the jailing in sight;
+    the five hand-overs are one folded line ("5 seats handed to bots") after the
+    news, each notice inside, and "On to the night" is on the screen all along."""
+    words = catalog(lang)
+    code, host_token = api_room(live, {**FAST, "auto_stand_in": False})
+    tokens = names_tokens(live, code, TABLE)
+    me, away, people = TABLE[0], TABLE[1:6], TABLE[6:]
+    start(live, code, host_token)
+    wait_for_game(live, code)
+    seats = Seats(live, code, host_token, {n: tokens[n] for n in people})
+    phone = open_phone(tabs, code, me, tokens[me], lang=lang, size=size)
+    expect(phone.el("night-screen")).to_be_visible()
+    for name in away:  # (their phones never came: away, R-72's stand-ins)
+        seats.host._request({"type": "stand_in", "player": name})
+
+    def policy(name: str, view: dict[str, Any]) -> dict[str, Any] | None:
+        """The test's seats all jail one of their own who is not the President (R-33)."""
+        choice = view["you"]["choices"][0]
+        if choice["action"] != "jail_vote":
+            return None
+        president = (view.get("president") or {}).get("name")
+        victim = next(n for n in people if n != president and n in choice["options"]["target"])
+        return {"action": "jail_vote", "player": name, "target": victim}
+
+    def year_two() -> bool:
+        game = live.game(code)
+        return game.year == 2 and game.step is not None and game.step.value == "hidden"
+
+    seats.until(year_two, policy, phones=[phone], timeout=60)
+    cover = phone.el("nightfall")
+    expect(cover).to_be_visible()
+    title = phone.page.locator("#nightfall-title")
+    expect(title).to_have_text(words["nightfall.year_ended"].replace("{year}", "1"))
+    jailed = phone.el("nightfall-news").locator("li[data-kind='player_jailed']").first
+    # opened at its top: the title and who was jailed in sight, on the first look
+    expect(title).to_be_in_viewport(ratio=1)
+    expect(jailed).to_be_in_viewport(ratio=1)
+    assert cover.evaluate("(el) => el.scrollTop") == 0
+    expect(phone.el("nightfall-continue")).to_be_in_viewport(ratio=1)
+    # the hand-overs: one folded line after the news, each notice inside
+    fold = phone.el("nightfall-seats")
+    expect(fold).not_to_have_attribute("open", "")
+    summary = words["nightfall.seats_handed_many"].replace("{n}", "5")
+    expect(fold.locator("summary")).to_have_text(f"🤖 {summary}")
+    assert fold.evaluate(
+        "(el) => el.compareDocumentPosition(document.querySelector("
+        "'[data-testid=\"nightfall-news\"]')) & Node.DOCUMENT_POSITION_PRECEDING"
+    )
+    expect(phone.el("nightfall-news").locator("li[data-kind='notice']")).to_have_count(0)
+    phone.page.screenshot(path=f"/tmp/nightfall-{lang}-13.png")
+    fold.locator("summary").click()
+    expect(fold.locator("li")).to_have_count(5)
+    for name in away:
+        expect(fold).to_contain_text(name)
+    fold.locator("li").last.scroll_into_view_if_needed()
+    expect(phone.el("nightfall-continue")).to_be_in_viewport(ratio=1)
+    cover.evaluate("(el) => el.scrollTo(0, 0)")  # (the news taller than the screen now)
+    expect(title).to_be_in_viewport(ratio=1)
+    expect(phone.el("nightfall-continue")).to_be_in_viewport(ratio=1)  # (kept at the foot)
+    phone.page.screenshot(path=f"/tmp/nightfall-{lang}-13-open.png")
+    phone.el("nightfall-continue").click()
+    expect(cover).to_have_count(0)
     seats.close()
     tabs.assert_clean()

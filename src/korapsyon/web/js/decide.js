@@ -18,11 +18,14 @@
  *
  * By day every ballot names what it decides: the term of the office, the project's card
  * with its cost and what passing or failing does, the player on trial; and a player who
- * is not asked is told who is deciding what.
+ * is not asked is told who is deciding what. The Ombudsperson's Witness (R-35), once per
+ * game, asks before it sends. When a step ends with a pick on the screen that did not
+ * count (not confirmed, or changed and not sent again), the next screen says so once.
  *
- * Why one module of ~570 lines: the night screen and every day ballot share one draft, one
- * confirm and one status line, and whether two roles' screens could tell them apart (R-70)
- * is checked by reading them side by side.
+ * Why one module of ~790 lines: the night screen and every day ballot share one draft, one
+ * confirm and one status line (and what became of the draft when its step ended), and
+ * whether two roles' screens could tell them apart (R-70) is checked by reading them side
+ * by side.
  */
 
 import { h } from './dom.js';
@@ -39,6 +42,10 @@ const CORRUPT_PLANS = [
 ];
 const DECOY_PLANS = [{ sure: 0 }, { sure: 1 }, { sure: 2 }, { sure: 3 }];
 const LETTERS = ['A', 'B', 'C', 'D'];
+
+/** How long the Witness's "Testify" waits before it takes taps (as the waiting room's
+ * "Remove", waiting.js): the second tap of a double tap lands on it, disabled. */
+const WITNESS_ARM_MS = 700;
 
 /** What a plan means, in words. */
 function planText(plan) {
@@ -190,6 +197,11 @@ export class Decisions {
     this.sending = null; // the draft key being sent (or kept until the connection is back)
     this.refusal = null; // {key, text}: the server refused the last confirm of that decision
     this.barredTap = null; // the draft key whose grid had a refused name tapped last
+    this.asking = null; // {key, at}: the Witness asked "Testify against …?" (at: when)
+    this.touched = new Set(); // the draft keys the person has changed
+    this.onScreen = null; // {turn, key, view, choice, submitted}: the decision shown now
+    this.sentDrafts = new Map(); // draft key -> the draft as last confirmed (sent or on its way)
+    this.missed = null; // {turn, changed}: the last step's pick did not count (missedNote)
     this.version = 0; // counts local changes (drafts, sending): the panel redraws on them
   }
 
@@ -199,6 +211,7 @@ export class Decisions {
     if (!you || you.choices.length === 0) return null;
     const choice = you.choices[0];
     const key = `${view.year}:${view.step}:${choice.action}`;
+    if (choice.action === 'witness') return this.witnessPanel(view, choice, key);
     const draft = this.draftFor(key, view, choice);
     const night = view.step === 'hidden';
     const unsent = this.unsent(view, choice, draft);
@@ -227,22 +240,7 @@ export class Decisions {
    */
   draftFor(key, view, choice) {
     if (!this.drafts.has(key)) {
-      const draft = {};
-      if (view.step === 'hidden') {
-        draft.target = null; // the decoy's grid
-        draft.plan = 0; // the quiet plan (tonight's letter for it differs per phone)
-        for (const [field, values] of Object.entries(choice.options)) {
-          draft[field] = values.includes(null) ? null : values[0];
-        }
-      }
-      const submitted = view.you.submitted;
-      if (submitted && submitted.action === choice.action) {
-        for (const field of Object.keys(choice.options)) draft[field] = submitted[field] ?? null;
-        if (choice.action === 'corrupt') {
-          draft.plan = CORRUPT_PLANS.findIndex((p) => p.nakaw === Boolean(submitted.nakaw) && p.suhol === Boolean(submitted.suhol));
-        }
-      }
-      this.drafts.set(key, draft);
+      this.drafts.set(key, submittedDraft(view, choice, view.you.submitted));
     }
     return this.drafts.get(key);
   }
@@ -259,6 +257,7 @@ export class Decisions {
     }
     if (this.refusal?.key === key) this.refusal = null;
     this.barredTap = null;
+    this.touched.add(key);
     this.changed();
   }
 
@@ -271,6 +270,144 @@ export class Decisions {
   changed() {
     this.version += 1;
     this.redraw();
+  }
+
+  // ---------------------------------------------------------------- a pick that did not count
+  /**
+   * Follow `view` (before the panel is drawn): when the decision that was on the screen
+   * goes away (its step ended: the timer, R-72, or the host) while the person's pick
+   * differs from what counted for them - never confirmed (the default was given), or
+   * changed and not sent again - the next screen says so once (`missedNote`), in the same
+   * words whatever the role (R-70), until it is tapped away or the step after ends.
+   * `standIn`: a bot plays this seat, its acts count (nothing to tell).
+   */
+  follow(view, standIn = false) {
+    const choice = view.you?.choices?.[0];
+    const turn = `${view.year}:${view.step}`;
+    const key = choice ? `${turn}:${choice.action}` : null;
+    if (this.missed && this.missed.turn !== turn) this.dismissMissed();
+    const was = this.onScreen;
+    if (was && was.key !== key) {
+      this.onScreen = null;
+      const changed = standIn || view.status === 'finished' || this.room.queued(was.key) ? null : this.notCounted(was);
+      if (changed !== null) {
+        this.missed = { turn, changed };
+        this.version += 1;
+      }
+    }
+    if (!choice || choice.action === 'witness') return; // (the Witness asks before it sends)
+    const submitted = view.you.submitted ?? (was?.key === key ? was.submitted : null);
+    this.onScreen = { turn, key, view, choice, submitted };
+  }
+
+  /**
+   * Whether the pick on the screen of the decision `shown` did not count: null when it
+   * did (or nothing was picked), else whether a confirmed choice counted instead. The
+   * screen's draft is compared, not the act: at night every role's grid and plans alike
+   * (R-70: a Citizen's pick is a note, and is told the same way).
+   */
+  notCounted(shown) {
+    const { key, view, choice, submitted } = shown;
+    const draft = this.drafts.get(key);
+    if (!draft || !this.touched.has(key)) return null;
+    const confirmed = this.sentDrafts.get(key) ?? (submitted ? submittedDraft(view, choice, submitted) : null);
+    if (confirmed) return same(draft, confirmed) ? null : true;
+    // nothing confirmed: R-72's default was given (the night's first draft; by day nobody,
+    // abstain, no, Oppose; a card or a committee drawn at random: never the pick itself)
+    const quiet = view.step === 'hidden' ? initialDraft(view, choice) : dayDefault(choice);
+    return quiet && same(draft, quiet) ? null : false;
+  }
+
+  /** The note that the last step's pick did not count (null: none). */
+  missedNote() {
+    if (!this.missed) return null;
+    return h(
+      'div',
+      { testid: 'missed-note', class: 'missed-note', role: 'status' },
+      h('p', { text: `⚠ ${t(this.missed.changed ? 'ballot.missed_changed' : 'ballot.missed')}` }),
+      h('button', { type: 'button', testid: 'missed-ok', class: 'small', text: t('ballot.missed_ok'), onclick: () => this.dismissMissed(true) }),
+    );
+  }
+
+  dismissMissed(redraw = false) {
+    this.missed = null;
+    this.version += 1;
+    if (redraw) this.redraw();
+  }
+
+  // ---------------------------------------------------------------- the Witness (R-35)
+  /**
+   * The Ombudsperson's Witness, once per game and not to be undone: the first tap on
+   * "Testify" asks, in place ("Testify against Ana? Once per game.", "Not now" /
+   * "Testify"), and that "Testify" takes taps only a moment after it appears, so a
+   * double tap sends nothing. There is nothing to choose: no "choose, then confirm" line.
+   */
+  witnessPanel(view, choice, key) {
+    const name = view.you.investigation?.target ?? '';
+    const asking = this.asking?.key === key;
+    const busy = this.sending === key || this.room.queued(key);
+    let body;
+    if (!asking) {
+      body = h('button', {
+        type: 'button',
+        testid: 'confirm',
+        class: 'primary big confirm',
+        disabled: busy,
+        text: `✔ ${t('confirm.witness')}`,
+        onclick: () => {
+          this.asking = { key, at: performance.now() };
+          this.changed();
+          // (the question in its place: the safe answer has the focus, as this button had)
+          document.querySelector('[data-testid="witness-not-now"]')?.focus({ preventScroll: true });
+        },
+      });
+    } else {
+      const yes = h('button', {
+        type: 'button',
+        testid: 'witness-yes',
+        class: 'primary big',
+        text: t('discussion.witness_yes'),
+        onclick: () => {
+          this.asking = null;
+          this.send(key, this.actionOf(view, choice, {}), null);
+        },
+      });
+      // (armed a moment after it first appeared, a redraw since or not)
+      const wait = this.asking.at + WITNESS_ARM_MS - performance.now();
+      if (wait > 0) {
+        yes.disabled = true;
+        setTimeout(() => {
+          yes.disabled = false;
+        }, wait);
+      }
+      body = h(
+        'div',
+        { testid: 'witness-ask', class: 'witness-ask', role: 'group', 'aria-labelledby': 'witness-ask-q' },
+        h('p', { id: 'witness-ask-q', class: 'witness-ask-q', text: t('discussion.witness_ask', { name }) }),
+        h(
+          'div',
+          { class: 'witness-ask-buttons' },
+          h('button', {
+            type: 'button',
+            testid: 'witness-not-now',
+            class: 'big',
+            text: t('discussion.witness_not_now'),
+            onclick: () => {
+              this.asking = null;
+              this.changed();
+            },
+          }),
+          yes,
+        ),
+      );
+    }
+    const status = this.status(view, key, false, true);
+    return h(
+      'section',
+      { testid: 'choice-panel', class: 'choice-panel', data: { action: choice.action }, 'aria-labelledby': 'choice-prompt' },
+      h('h2', { id: 'choice-prompt', class: 'prompt', text: promptText(view, choice) }),
+      h('div', { class: 'confirm-bar' }, body, status.dataset.state === 'choosing' ? null : status),
+    );
   }
 
   // ---------------------------------------------------------------- the night (R-70)
@@ -397,12 +534,19 @@ export class Decisions {
    */
   async send(key, action, note) {
     this.sending = key;
+    const before = this.sentDrafts.get(key);
+    const draft = this.drafts.get(key);
+    if (draft) this.sentDrafts.set(key, structuredClone(draft)); // (it may land as its step ends)
     this.refusal = null;
     this.changed();
     inSight();
     const result = await this.room.act(key, action);
     if (result.replaced) return; // a newer choice for this decision was kept instead
     if (this.sending === key) this.sending = null;
+    if (result.error || result.dropped) {
+      if (before) this.sentDrafts.set(key, before); // (it did not land: the one before counts)
+      else this.sentDrafts.delete(key);
+    }
     if (result.error) this.refusal = { key, text: result.error };
     if (result.ok && note && note.name) {
       const notes = nightNotes(this.room.code);
@@ -459,6 +603,52 @@ export class Decisions {
 /** The ballot's status in sight (under the confirm just tapped: what became of it). */
 function inSight() {
   document.querySelector('[data-testid="ballot-status"]')?.scrollIntoView({ block: 'nearest' });
+}
+
+/** A decision's draft before the person touches it: at night "nobody" and the quiet plan
+ * (R-72's default), by day nothing. */
+function initialDraft(view, choice) {
+  const draft = {};
+  if (view.step === 'hidden') {
+    draft.target = null; // the decoy's grid
+    draft.plan = 0; // the quiet plan (tonight's letter for it differs per phone)
+    for (const [field, values] of Object.entries(choice.options)) {
+      draft[field] = values.includes(null) ? null : values[0];
+    }
+  }
+  return draft;
+}
+
+/** The draft of a decision `submitted` (an action, or null: the first draft). */
+function submittedDraft(view, choice, submitted) {
+  const draft = initialDraft(view, choice);
+  if (submitted && submitted.action === choice.action) {
+    for (const field of Object.keys(choice.options)) draft[field] = submitted[field] ?? null;
+    if (choice.action === 'corrupt') {
+      draft.plan = CORRUPT_PLANS.findIndex((p) => p.nakaw === Boolean(submitted.nakaw) && p.suhol === Boolean(submitted.suhol));
+    }
+  }
+  return draft;
+}
+
+/** What R-72 gives a day decision not confirmed, as a draft: nobody or abstain, no,
+ * Oppose; null when it is drawn at random (the President's card and committee), which no
+ * pick can be said to equal. */
+function dayDefault(choice) {
+  if (choice.pick) return null;
+  const draft = {};
+  for (const [field, values] of Object.entries(choice.options)) {
+    if (values.includes(null)) draft[field] = null;
+    else if (values.includes(false)) draft[field] = false;
+    else return null;
+  }
+  return draft;
+}
+
+/** Whether two drafts choose the same (fields left out are nothing chosen). */
+function same(a, b) {
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  return keys.every((k) => JSON.stringify(a[k] ?? null) === JSON.stringify(b[k] ?? null));
 }
 
 /** An action without the fields that do not say what was chosen. */

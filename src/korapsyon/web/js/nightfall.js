@@ -7,10 +7,16 @@
  * night out (jailed, eliminated: public facts) is told so instead. Built from public facts
  * only, so it is the same on every active phone, whatever the role (R-70); a phone opened
  * (or reloaded) in the middle of a night goes straight to it.
+ *
+ * It opens at its top, what the Year decided first (the testimony, the votes, who was jailed
+ * or eliminated, the Year's result); the seats handed to bots or back to their players (the
+ * server's notices, which come in at any time of the Year) are counted on one folded line
+ * after them ("3 seats handed to bots"), and "On to the night" stays at the foot of the
+ * screen however long the news.
  */
 
 import { h, modal } from './dom.js';
-import { t } from './i18n.js';
+import { t, tn } from './i18n.js';
 import { Countdown } from './timer.js';
 import { entryText } from './words.js';
 
@@ -19,6 +25,9 @@ const END_OF_YEAR = new Set([
   'witness_testimony', 'forced_vote_called', 'vote_tally', 'jailing_blocked', 'player_jailed',
   'player_eliminated', 'nobody_jailed', 'notice', 'year_ended',
 ]);
+
+/** The server's notices that say who plays a seat (a bot or its player): housekeeping. */
+const SEATS = new Set(['stand_in', 'stand_in_ended']);
 
 /** What the start of the next Year tells before its night (R-20). */
 const START_OF_YEAR = new Set(['player_returned', 'presidency_ended']);
@@ -50,10 +59,13 @@ export class Nightfall {
     const entries = story.filter((e) => !e.private);
     const inEnded = entries.filter((e) => e.year === ended);
     const opened = inEnded.findLastIndex((e) => e.kind === 'discussion_opened');
-    const lines = [
+    const told = [
       ...inEnded.slice(opened + 1).filter((e) => END_OF_YEAR.has(e.kind)),
       ...entries.filter((e) => e.year === year && START_OF_YEAR.has(e.kind)),
     ];
+    const seat = (e) => e.kind === 'notice' && SEATS.has(e.params.kind);
+    const lines = told.filter((e) => !seat(e));
+    const seats = told.filter(seat);
     const go = h('button', {
       type: 'button',
       testid: 'nightfall-continue',
@@ -73,14 +85,20 @@ export class Nightfall {
         'div',
         { class: 'overlay-box nightfall-box' },
         h('div', { class: 'nightfall-head' }, h('h2', { id: 'nightfall-title', text: t('nightfall.year_ended', { year: ended }) }), clock),
-        h('ul', { testid: 'nightfall-news', class: 'nightfall-news' }, lines.map((entry) => h('li', { data: { kind: entry.kind }, text: entryText(entry) }))),
-        // (who sits the night out, jailed or eliminated, is public: their line says so)
-        h('p', { testid: 'nightfall-next', class: 'nightfall-next', text: `🌙 ${t(out ? 'nightfall.next_out' : 'nightfall.next', { year })}` }),
-        go,
+        newsList(lines, 'nightfall-news', 'nightfall-news'),
+        seatsFold(seats),
+        h(
+          'div',
+          { class: 'nightfall-foot' },
+          // (who sits the night out, jailed or eliminated, is public: their line says so)
+          h('p', { testid: 'nightfall-next', class: 'nightfall-next', text: `🌙 ${t(out ? 'nightfall.next_out' : 'nightfall.next', { year })}` }),
+          go,
+        ),
       ),
     );
     this.release = modal(this.element);
-    go.focus();
+    go.focus({ preventScroll: true }); // (a focus that scrolled would open it at its foot)
+    this.element.scrollTop = 0;
   }
 
   close() {
@@ -90,4 +108,24 @@ export class Nightfall {
     this.countdown?.stop();
     this.countdown = null;
   }
+}
+
+function newsList(entries, testid, cls) {
+  return h('ul', { testid, class: cls }, entries.map((entry) => h('li', { data: { kind: entry.kind }, text: entryText(entry) })));
+}
+
+/** The seats handed to bots, or back to their players, this Year: counted on one line,
+ * folded (each notice inside), or nothing when there were none. */
+function seatsFold(notices) {
+  if (!notices.length) return null;
+  const count = (kind) => new Set(notices.filter((e) => e.params.kind === kind).map((e) => e.params.player)).size;
+  const handed = count('stand_in');
+  const back = count('stand_in_ended');
+  const summary = [handed && tn('nightfall.seats_handed', handed), back && tn('nightfall.seats_back', back)].filter(Boolean).join(' · ');
+  return h(
+    'details',
+    { testid: 'nightfall-seats', class: 'nightfall-seats' },
+    h('summary', { text: `🤖 ${summary}` }),
+    newsList(notices, 'nightfall-seats-news', 'nightfall-news'),
+  );
 }

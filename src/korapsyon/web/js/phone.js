@@ -106,6 +106,7 @@ class Phone {
     // away, with how to have it back (the table is told too, in its timeline)
     const standIn = Boolean(you && view.status !== 'finished' && room.lobby?.seats?.find((s) => s.name === you.name)?.stand_in);
     setNote(standIn ? `🤖 ${t('standin.mine')}` : '');
+    if (you) this.decisions.follow(view, standIn); // (a pick the last step did not count)
     this.nudge(view);
     this.news.update(room.fresh);
     // (last Year's news: told as night falls; at the end, the end screen tells it)
@@ -152,9 +153,11 @@ class Phone {
     if (!prompt) return;
     const top = byTestId('status-bar').getBoundingClientRect().bottom;
     const where = prompt.getBoundingClientRect();
+    // (with the note that the last step's pick did not count above it: from the note)
+    const from = byTestId('missed-note')?.getBoundingClientRect().top ?? where.top;
     const bar = document.querySelector('.confirm-bar')?.getBoundingClientRect().top ?? innerHeight;
     const bottom = Math.min(bar, innerHeight); // (by day Confirm follows the options, below)
-    if (where.top < top || where.bottom > bottom) window.scrollBy(0, where.top - top - 8);
+    if (from < top || where.bottom > bottom) window.scrollBy(0, from - top - 8);
   }
 
   /**
@@ -175,6 +178,11 @@ class Phone {
    * there is one, sits inside it, so no phone stands out from across the room.
    */
   decisionOrInfo(view) {
+    // (the last step's pick that did not count, if so, is said first: missedNote)
+    return [this.decisions.missedNote(), this.decisionOrWaiting(view)];
+  }
+
+  decisionOrWaiting(view) {
     const panel = this.decisions.panel(view);
     if (view.step === 'discussion' && view.you?.status === 'active') {
       const testified = view.you.testified; // (R-35: announced when the discussion closes)
