@@ -26,6 +26,7 @@ from tests.web.harness import (
     Tabs,
     api_room,
     confirm_button,
+    dismiss_nightfall,
     hold,
     release,
     roles_of,
@@ -153,6 +154,18 @@ def test_R21_R70_the_night_falls_alike_and_a_refused_name_says_why_in_the_card(
     _grid_option(law, citizen).click()
     expect(law.el("barred-note")).to_be_hidden()
     expect(_grid_option(law, citizen)).to_have_attribute("aria-pressed", "true")
+
+    # by day, the jailed player is told they sit it out, in the discussion too (the bar's
+    # "talk it over" is the table's; their phone said nothing of the jail)
+    def discussion() -> bool:
+        step = live.game(code).step
+        return step is not None and step.value == "discussion"
+
+    seats.until(discussion, policy, phones=list(phones.values()), end_discussion=False)
+    dismiss_nightfall(out)
+    back = live.game(code).returns_year[live.game(code).seat(victim)]
+    away = words["phone.suspended"].replace("{year}", str(back))
+    expect(out.el("sitting-out")).to_have_text(away)
     seats.close()
     tabs.assert_clean()
 

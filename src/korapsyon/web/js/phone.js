@@ -194,11 +194,13 @@ class Phone {
       );
       return this.private.element;
     }
-    if (panel || view.status === 'finished' || view.step === 'discussion') return panel ?? [];
+    if (panel || view.status === 'finished') return panel ?? [];
     const you = view.you;
     if (you && you.status !== 'active') {
-      return h('p', { class: 'info', text: t(`phone.${you.status}`, { year: view.players[you.seat].returns_year ?? '' }) });
+      // (in the discussion too: the bar's "talk it over" is the table's, not a jailed player's)
+      return h('p', { testid: 'sitting-out', class: 'info', data: { status: you.status }, text: t(`phone.${you.status}`, { year: view.players[you.seat].returns_year ?? '' }) });
     }
+    if (view.step === 'discussion') return [];
     return h('p', { testid: 'waiting-for', class: 'info', data: { step: view.step ?? '' }, text: `⏳ ${whoDecides(view)}` });
   }
 
