@@ -158,6 +158,15 @@ def test_R33_R34_R36_every_ballot_names_what_it_decides(live: Live, tabs: Tabs, 
     members = ["Ana", *(n for n in NAMES if n not in ("Ana", "Ben"))][:size]  # not Ben
     for member in members:
         _choose(ana, member)
+    # one more than the card's committee: nobody is taken, and the phone says how to change
+    picked = ana.el("picked")
+    _choose(ana, "Ben")
+    full = words["choice.full"].replace("{of}", str(size))
+    expect(picked).to_have_text(full)
+    expect(ana.page.locator(f"{tid('option')}[aria-pressed='true']")).to_have_count(size)
+    _choose(ana, members[-1])  # taken off: back to the count
+    expect(picked).not_to_have_text(full)
+    _choose(ana, members[-1])
     _confirm(ana)
 
     expect(ana.el("screen")).to_have_attribute("data-step", "committee_vote")

@@ -181,6 +181,13 @@ export function nightNotes(code) {
   }
 }
 
+/** How many of a committee are chosen, and, after a tap on one more than it takes, how to
+ * change who (the tap took nobody: a silent screen left the President wondering). */
+function pickedHint(n, of, full) {
+  const text = full && n === of ? t('choice.full', { of }) : t('choice.picked', { n, of });
+  return h('p', { testid: 'picked', class: full && n === of ? 'hint warn' : 'hint', role: 'status', text });
+}
+
 /** Whether `draft` answers every field of `choice` (Confirm is enabled only then). */
 function isReady(choice, draft) {
   return Object.keys(choice.options).every((field) =>
@@ -197,6 +204,7 @@ export class Decisions {
     this.sending = null; // the draft key being sent (or kept until the connection is back)
     this.refusal = null; // {key, text}: the server refused the last confirm of that decision
     this.barredTap = null; // the draft key whose grid had a refused name tapped last
+    this.fullTap = null; // the draft key whose committee, full, had one more name tapped last
     this.asking = null; // {key, at}: the Witness asked "Testify against …?" (at: when)
     this.touched = new Set(); // the draft keys the person has changed
     this.onScreen = null; // {turn, key, view, choice, submitted}: the decision shown now
@@ -251,11 +259,13 @@ export class Decisions {
       const chosen = new Set(draft[field] || []);
       if (chosen.has(value)) chosen.delete(value);
       else if (chosen.size < limit) chosen.add(value);
+      else this.fullTap = key; // (nothing taken: the hint says how to change who)
       draft[field] = [...chosen];
     } else {
       draft[field] = value;
     }
     if (this.refusal?.key === key) this.refusal = null;
+    if (this.fullTap === key && (draft[field] || []).length < limit) this.fullTap = null;
     this.barredTap = null;
     this.touched.add(key);
     this.changed();
@@ -478,7 +488,7 @@ export class Decisions {
             { you: names && value === view.you.name, counted: unsent && !multi && view.you.submitted[field] === value },
           ),
         ),
-        multi ? h('p', { class: 'hint', role: 'status', text: t('choice.picked', { n: chosen.length, of: choice.pick }) }) : null,
+        multi ? pickedHint(chosen.length, choice.pick, this.fullTap === key) : null,
       );
     });
     return [prompt, subject(view, choice), ...fields];
