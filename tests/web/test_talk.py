@@ -115,8 +115,9 @@ def test_R23_a_corrupt_s_second_private_message_stays_private(live: Live, tabs: 
     second and pressed Enter: the picker had gone back to "Everyone" after the first, so
     the second (the team's Tokhang plan) went to the whole table. Now the channel stays as
     chosen: both messages reach the other Corrupt's held card and no other phone's chat.
-    Once the night is over, "Private" is a note to oneself on every phone, and the phone
-    says so under the picker (the same words whatever the role, R-70; nothing at night)."""
+    When the night is over every picker is back on "Everyone" (R-70), but under a message
+    being typed: out of the night "Private" is a note to oneself, and the phone says so
+    under the picker (the same words whatever the role; nothing at night)."""
     words = catalog("en")
     code, host_token, (a, b, c), phone = _night_phones(live, tabs)
 
@@ -144,23 +145,28 @@ def test_R23_a_corrupt_s_second_private_message_stays_private(live: Live, tabs: 
     expect(team.nth(1)).to_contain_text("Oo, si Flor mamaya")
     release(phone[b])
 
+    phone[c].el("chat-input").fill("Bukas ulit")  # (typed, not sent, as the night ends)
     host = Client(live, code, host_token=host_token)
     host.end_step()  # the night is over
     host.close()
-    for name in (a, c):
-        tab = phone[name]
+    for tab in phone.values():
         expect(tab.el("screen")).not_to_have_attribute("data-step", "hidden")
         dismiss_nightfall(tab)
-        expect(tab.el("chat-channel")).to_have_value("private")  # (never the table's)
-        expect(tab.el("chat-channel-hint")).to_have_text(words["chat.private_day"])
-    phone[b].el("chat-channel").select_option("public")
-    expect(phone[b].el("chat-channel-hint")).to_be_hidden()
-    phone[a].el("chat-input").fill("Bukas ulit")
-    phone[a].el("chat-input").press("Enter")  # by day: a note, on this phone only
-    expect(phone[a].el("chat-input")).to_have_value("")
-    hold(phone[a], phone[a].el("role-reveal"))
-    expect(phone[a].el("private-talk")).to_contain_text("Bukas ulit")
-    release(phone[a])
+    # every picker is back on "Everyone", alike (R-70: one left on "Private", with its
+    # hint, marked the Corrupt at the table), but not under a message being typed, which
+    # stays private: out of the night a note on this phone only, as the hint says
+    for name in (a, b):
+        expect(phone[name].el("chat-channel")).to_have_value("public")
+        expect(phone[name].el("chat-channel-hint")).to_be_hidden()
+    expect(phone[c].el("chat-channel")).to_have_value("private")  # (never the table's)
+    expect(phone[c].el("chat-channel-hint")).to_have_text(words["chat.private_day"])
+    phone[c].el("chat-input").press("Enter")  # by day: a note, on this phone only
+    expect(phone[c].el("chat-input")).to_have_value("")
+    hold(phone[c], phone[c].el("role-reveal"))
+    expect(phone[c].el("private-talk")).to_contain_text("Bukas ulit")
+    release(phone[c])
+    phone[a].el("chat-channel").select_option("private")
+    expect(phone[a].el("chat-channel-hint")).to_have_text(words["chat.private_day"])
     phone[c].el("chat-channel").select_option("public")
     phone[c].el("chat-input").fill("Morning")
     phone[c].el("chat-input").press("Enter")

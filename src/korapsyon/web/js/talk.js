@@ -12,9 +12,11 @@
  * sent claim's, without the reason.
  *
  * The chosen channel stays chosen after a send: a message meant for the table that goes
- * to the team only is harmless, the reverse outs the team. Out of the night "Private" is
- * a note on every phone, and the phone says so under the picker (the same words for
- * every role, R-70). What a claim or message came to is said until its step ends.
+ * to the team only is harmless, the reverse outs the team. When the night ends every
+ * picker goes back to "Everyone" (one still on "Private" by day would mark a phone that
+ * talked at night, R-70), unless a message is being typed: out of the night "Private" is
+ * a note, and the phone says so under the picker (the same words for every role). What a
+ * claim or message came to is said until its step ends.
  */
 
 import { h, renderIfChanged } from './dom.js';
@@ -53,6 +55,7 @@ export class Chat {
   constructor(room, { everything = false } = {}) {
     this.room = room;
     this.everything = everything;
+    this.wasNight = false; // (the last view was the Hidden Phase: its end resets the picker)
     this.messages = h('ol', { class: 'chat-log', 'aria-live': 'polite', tabindex: 0, onscroll: () => this.faded() });
     this.channel = h('select', { testid: 'chat-channel', id: 'chat-channel', 'aria-describedby': 'chat-channel-hint', onchange: () => this.hint() });
     this.channelHint = h('p', { testid: 'chat-channel-hint', id: 'chat-channel-hint', class: 'hint', hidden: true });
@@ -161,6 +164,12 @@ export class Chat {
     ]);
     // (redrawn options keep the choice while it is offered; gone, it falls to the first)
     if (chosen && [...this.channel.options].some((o) => o.value === chosen)) this.channel.value = chosen;
+    // The night over, every phone's picker is back on "Everyone" alike (R-70: a picker on
+    // "Private", and its day hint, marked the phones that talked to a team at night) -
+    // but not under a message being typed, which then stays private (a note, by day).
+    const night = view?.step === 'hidden';
+    if (this.wasNight && !night && !this.input.value.trim()) this.channel.value = 'public';
+    this.wasNight = night;
     this.hint();
     if (this.errorStep !== stepKey(view)) this.error.hidden = true; // that step is over
     const blocked = spectator || inactive;
