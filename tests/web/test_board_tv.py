@@ -386,10 +386,10 @@ ANALYSIS_TEXT = """() => {
 text (its players' tags, 0.75rem: 12 px at 720p)."""
 
 
-def _played(live: Live, names: list[str]) -> tuple[str, str]:
+def _played(live: Live, names: list[str]) -> tuple[str, str, dict[str, str]]:
     """A room of ``names`` whose seats play a whole game of random legal choices over
     WebSockets (on an event loop in a thread: Playwright's is this one's): (code, host
-    token)."""
+    token, name -> seat token)."""
     code, host_token, tokens = make_room(live, names)
     start(live, code, host_token)
     wait_for_game(live, code)
@@ -408,7 +408,7 @@ def _played(live: Live, names: list[str]) -> tuple[str, str]:
     thread.start()
     thread.join(120)
     assert not thread.is_alive() and not failed, f"the game was not played: {failed}"
-    return code, host_token
+    return code, host_token, tokens
 
 
 def _record(failed: list[BaseException], run: Any) -> None:
@@ -429,7 +429,7 @@ def test_the_end_analysis_reads_from_the_sofa_on_a_tv(
     board's smallest body text (12 px at 720p, 18 px at 1080p; the chart's words were
     drawn at 9-10 px at 720p), no two names overlap, and the end screen still fits
     without scrolling."""
-    code, host_token = _played(live, NAMES[:players])
+    code, host_token, _ = _played(live, NAMES[:players])
     store = {f"korapsyon:{code}": {"host_token": host_token}}
     for width, height, lang in [(1280, 720, "en"), (1920, 1080, "en"), (1280, 720, "fil")]:
         board = tv(tabs, f"/board?room={code}", (width, height, 1, lang), store)
@@ -451,6 +451,48 @@ def test_the_end_analysis_reads_from_the_sofa_on_a_tv(
     tabs.assert_clean()
 
 
+def test_the_end_fund_chart_reads_from_the_sofa_on_a_tv(
+    live: Live, tabs: Tabs, tmp_path: Path
+) -> None:
+    """At the end of a long game of sixteen players with 24-character names, the end
+    screen's chart of the Corruption Fund and the true Kaban over the Years (R-50) on
+    1280x720 and 1920x1080 TVs in English and in Filipino: none of its words (its title,
+    the axis's figures, the Years, "Start", the legend) is smaller than the board's smallest
+    body text as rendered (0.75rem: 12 px at 720p, 18 px at 1080p; the figures and the
+    Years were drawn in the chart's SVG at 10.9 px at 720p, 16.4 px at 1080p), no word is
+    over another or out of the chart, and the end screen still fits without scrolling.
+    On a 360x640 phone the same chart, in the end's night-by-night fold, keeps to the
+    phone's smallest body text and its width."""
+    code, host_token, tokens = _played(live, NAMES)
+    store = {f"korapsyon:{code}": {"host_token": host_token}}
+    screens = [(1280, 720, "en"), (1920, 1080, "en"), (1280, 720, "fil"), (1920, 1080, "fil")]
+    for width, height, lang in screens:
+        board = tv(tabs, f"/board?room={code}", (width, height, 1, lang), store)
+        expect(board.el("end-screen")).to_have_attribute("data-fit", "done")
+        expect(board.el("analysis")).to_have_attribute("data-state", "done")  # (beside it)
+        expect(board.el("fund-chart")).to_be_visible()
+        assert_comes_to_fit(board, [*GAME_HOOKS, "fund-chart", "analysis"], "the end")
+        board.page.screenshot(path=tmp_path / f"fund-{width}x{height}-{lang}.png")
+        texts = assert_words_read(board, "fund-chart", f"{board.label}, the end")
+        assert {"Start", "Simula"} & set(texts), f"{board.label}: no Start: {texts}"
+        assert any(t.isdigit() and int(t) > 0 for t in texts), f"{board.label}: no Year: {texts}"
+    name = NAMES[0]
+    seat = {"token": tokens[name], "name": name}
+    phone = tabs.open(
+        name,
+        f"/play?room={code}",
+        storage={f"korapsyon:{code}": seat},
+        viewport={"width": 360, "height": 640},
+    )
+    phone.page.locator(f'{tid("end-fold")}[data-fold="night"] summary').click()
+    phone.el("fund-chart").scroll_into_view_if_needed()
+    phone.page.screenshot(path=tmp_path / "fund-phone-360x640.png")
+    assert_words_read(phone, "fund-chart", "a 360x640 phone, the end")
+    across = phone.page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
+    assert across <= 0, f"the phone's end scrolls {across} px across"
+    tabs.assert_clean()
+
+
 NAMES_CUT = """() => [...document.querySelectorAll('[data-testid="revealed-role"]')]
   .map((li) => [li.querySelector('.name'), li.clientWidth])
   .filter(([name, row]) => name.scrollWidth > name.clientWidth && name.clientWidth < row / 2)
@@ -458,11 +500,11 @@ NAMES_CUT = """() => [...document.querySelectorAll('[data-testid="revealed-role"
 """The end's revealed roles whose name is cut (…) to less than half of its row."""
 
 
-CHART_TEXT = """() => {
-  // every word of the treasury chart's slot (its heading, the chart, its legend) as read:
-  // its type size (an SVG text's computed size times the SVG's scale on the screen) and
-  // its box; the chart's box; the board's smallest body text
-  const chart = document.querySelector('[data-testid="treasury-chart"]');
+CHART_TEXT = """(testid) => {
+  // every word of a chart's box (its heading, the chart, its legend) as read: its type
+  // size (an SVG text's computed size times the SVG's scale on the screen) and its box;
+  // the chart's box; the board's smallest body text
+  const chart = document.querySelector(`[data-testid="${testid}"]`);
   const words = [];
   const walker = document.createTreeWalker(chart.parentElement, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -481,8 +523,8 @@ CHART_TEXT = """() => {
   const root = parseFloat(getComputedStyle(document.documentElement).fontSize);
   return { words, chart: [c.left, c.top, c.right, c.bottom], smallest: 0.75 * root };
 }"""
-"""The treasury chart's words (with their sizes and boxes), the chart's box and the board's
-smallest body text (0.75rem)."""
+"""The words of the chart ``testid`` and of its box (with their sizes and boxes), the
+chart's box and the page's smallest body text (0.75rem)."""
 
 LONG = {"timers": False, "bot_delay": [0.0, 0.0]} | {
     "ruleset": {"corruption_fund_target": 1000, "public_spending_target": 1000}
@@ -490,20 +532,15 @@ LONG = {"timers": False, "bot_delay": [0.0, 0.0]} | {
 """A game no side wins by its Fund or its Public Spending for many Years (only a purge)."""
 
 
-def assert_chart_reads(board: Tab, year: int, *, tv: bool) -> None:
-    """Every word of the treasury chart (Years 1 to ``year``) is at least the board's
-    smallest body text as rendered, none overlaps another, and the chart's own words stay
-    inside it; on a TV the page also fits without scrolling."""
-    chart = board.el("treasury-chart")
-    expect(chart).to_have_attribute("aria-label", re.compile(f"(Year|Taon) {year}: "))
-    read = board.page.evaluate(CHART_TEXT)
-    where = f"{board.label}, Year {year}"
+def assert_words_read(board: Tab, testid: str, where: str) -> list[str]:
+    """Every word of the chart ``testid`` and of its box (its heading and legend) is at
+    least the page's smallest body text as rendered, none is over another and the chart's
+    own words stay inside it: the chart's words."""
+    read = board.page.evaluate(CHART_TEXT, testid)
     small = [(round(w["size"], 1), w["text"]) for w in read["words"]]
     small = [(size, text) for size, text in small if size < read["smallest"] - 0.05]
     assert not small, f"{where}: smaller than {read['smallest']:.1f} px: {small}"
     texts = [w["text"] for w in read["words"] if w["inChart"]]
-    for y in range(1, year + 1):  # (in Filipino T1, in English Y1)
-        assert any(re.fullmatch(f"[YT]{y}", t) for t in texts), f"{where}: Year {y}: {texts}"
     left, top, right, bottom = read["chart"]
     outside = [
         (w["text"], [round(v) for v in w["box"]])
@@ -526,6 +563,19 @@ def assert_chart_reads(board: Tab, year: int, *, tv: bool) -> None:
         and min(ra[3], rb[3]) - max(ra[1], rb[1]) > 0.5
     ]
     assert not overlaps, f"{where}: words over words: {overlaps}"
+    return texts
+
+
+def assert_chart_reads(board: Tab, year: int, *, tv: bool) -> None:
+    """Every word of the treasury chart (Years 1 to ``year``) is at least the board's
+    smallest body text as rendered, none overlaps another, and the chart's own words stay
+    inside it; on a TV the page also fits without scrolling."""
+    chart = board.el("treasury-chart")
+    expect(chart).to_have_attribute("aria-label", re.compile(f"(Year|Taon) {year}: "))
+    where = f"{board.label}, Year {year}"
+    texts = assert_words_read(board, "treasury-chart", where)
+    for y in range(1, year + 1):  # (in Filipino T1, in English Y1)
+        assert any(re.fullmatch(f"[YT]{y}", t) for t in texts), f"{where}: Year {y}: {texts}"
     expect(chart.locator(tid("treasury-year"))).to_have_count(year)  # a bar a Year
     if tv:
         assert_fits(board, GAME_HOOKS, f"Year {year}")
