@@ -324,6 +324,114 @@ def test_results_are_revealed_and_claims_tags_and_the_treasury_report_stay(
     assert texts and not [t for t in texts if CODE.search(t)], [t for t in texts if CODE.search(t)]
 
 
+PINS = """() => [...document.querySelectorAll('[data-testid="board-claim"]')].map((pin) => {
+  // each claim pinned to a name as read: its words' type (size, style, weight), whether it
+  // stays inside its player's box and clear of the name and the tags, and is cut across
+  const row = pin.closest('[data-testid="board-player"]');
+  const words = [];
+  const walker = document.createTreeWalker(pin, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!node.data.trim() || el.closest('.sr-only')) continue;
+    const style = getComputedStyle(el);
+    const size = parseFloat(style.fontSize);
+    words.push([node.data.trim(), size, style.fontStyle, Number(style.fontWeight)]);
+  }
+  const [p, r] = [pin.getBoundingClientRect(), row.getBoundingClientRect()];
+  const over = [...row.querySelectorAll('.who, .tags')].filter((el) => {
+    const o = el.getBoundingClientRect();
+    return Math.min(o.bottom, p.bottom) - Math.max(o.top, p.top) > 0.5
+      && Math.min(o.right, p.right) - Math.max(o.left, p.left) > 0.5;
+  });
+  return {
+    name: row.dataset.name, words,
+    outside: p.left < r.left - 1 || p.right > r.right + 1
+      || p.top < r.top - 1 || p.bottom > r.bottom + 1,
+    over: over.map((el) => el.className),
+    cut: pin.scrollWidth > pin.clientWidth + 1,
+  };
+})"""
+"""Every claim pinned on the board: its words' type and how it sits in its player's box."""
+
+PIN_SCREENS = [(1280, 720, 1, "en"), (1920, 1080, 1, "en"), (1280, 720, 1, "fil")]
+
+
+def long_claims(game: TvGame) -> Any:
+    """Every active seat's claim in a Year's discussion, the longest the board pins: a
+    finding about a 24-character name (as the Ombudsperson) or a kickback (as the COA)."""
+
+    def claims(_year: int) -> list[dict[str, Any]]:
+        active = [p["name"] for p in game.state()["players"] if p["status"] == "active"]
+        return [
+            {"player": name, "claim": "investigation", "target": target, "aligned": "bad"}
+            if i % 2 == 0
+            else {"player": name, "claim": "audit", "kickback": True}
+            for i, (name, target) in enumerate(zip(active, [*active[1:], active[0]], strict=True))
+        ]
+
+    return claims
+
+
+def assert_pins_read(board: Tab, count: int, where: str) -> None:
+    """``count`` claims are pinned, every word of each at least the board's smallest body
+    text (0.75rem) as rendered, upright and at least semi-bold (an italic 12 px did not
+    read across a room), inside its player's box, clear of the name and the tags and not
+    cut; and the board (sixteen players) still fits the screen."""
+    pins = board.el("board-players").locator(tid("board-claim"))
+    expect(pins).to_have_count(count)
+    root = board.page.evaluate(
+        "() => parseFloat(getComputedStyle(document.documentElement).fontSize)"
+    )
+    for pin in board.page.evaluate(PINS):
+        who = f"{board.label} at {where}: {pin['name']}'s claim"
+        small = [(text, size) for text, size, _, _ in pin["words"] if size < 0.75 * root - 0.01]
+        assert not small, f"{who}: smaller than {0.75 * root:.1f} px: {small}"
+        italic = [text for text, _, style, _ in pin["words"] if style != "normal"]
+        assert not italic, f"{who}: not upright: {italic}"
+        thin = [(text, weight) for text, _, _, weight in pin["words"] if weight < 600]
+        assert not thin, f"{who}: thin: {thin}"
+        assert not pin["outside"], f"{who} leaves its box"
+        assert not pin["over"], f"{who} is over its {pin['over']}"
+        assert not pin["cut"], f"{who} is cut"
+    assert_fits(board, GAME_HOOKS, where)
+
+
+def test_claims_pinned_to_names_read_across_the_room(
+    game: TvGame, tabs: Tabs, tmp_path: Path
+) -> None:
+    """Sixteen seats with 24-character names each make the longest claim the board pins
+    (the Ombudsperson's finding about a 24-character name, the COA's kickback) in Year 1's
+    discussion. On 1280x720 and 1920x1080 TVs (and 1280x720 in Filipino), after that
+    discussion and again in Year 2 (each pin then tagged with its Year): every pinned
+    claim's words are at least the board's smallest body text as rendered (0.75rem: 12 px
+    at 720p, 18 px at 1080p; the Year tag was 10.6 px at 720p), upright and semi-bold
+    (they were italic), inside their player's box and clear of the name and tags, and the
+    players list still fits the screen."""
+    store = {f"korapsyon:{game.code}": {"host_token": game.host_token}}
+    boards = [tv(tabs, f"/board?room={game.code}", screen, store) for screen in PIN_SCREENS]
+    for board in boards:
+        expect(board.el("seat-list").locator(tid("seat-item"))).to_have_count(16)
+    game.start()
+    claims = long_claims(game)
+    while game.where()[1] != "discussion":
+        game.advance()
+    active = sum(p["status"] == "active" for p in game.state()["players"])
+    game.advance(claims)  # the discussion: every active seat's claim
+    for when in ("Year 1, after the discussion", "Year 2"):
+        if when == "Year 2":
+            while game.where()[0] == 1:
+                game.advance(claims)
+        for board in boards:
+            expect(board.el("board-year")).to_have_attribute("data-year", str(game.where()[0]))
+            board.page.keyboard.press("Escape")  # (a result's reveal is over the board)
+            expect(board.el("board-reveal")).to_be_hidden()
+            _, size, lang = board.label.split()
+            shot = f"pins-{size.removesuffix('@1')}-{lang}-y{game.where()[0]}.png"
+            board.page.screenshot(path=tmp_path / shot)
+            assert_pins_read(board, active, when)
+    tabs.assert_clean()
+
+
 def test_the_phone_table_tags_the_committee_and_marks_you(live: Live, tabs: Tabs) -> None:
     """Nine seats whose players never connect but Ana, on a phone; the host's board moves
     the game on with "end now" (R-72 defaults: everyone stands, lots, the President's card
