@@ -567,8 +567,9 @@ def test_the_end_fund_chart_reads_from_the_sofa_on_a_tv(
     1280x720 and 1920x1080 TVs in English and in Filipino: none of its words (its title,
     the axis's figures, the Years, "Start", the legend) is smaller than the board's smallest
     body text as rendered (0.75rem: 12 px at 720p, 18 px at 1080p; the figures and the
-    Years were drawn in the chart's SVG at 10.9 px at 720p, 16.4 px at 1080p), no word is
-    over another or out of the chart, and the end screen still fits without scrolling.
+    Years were drawn in the chart's SVG at 10.9 px at 720p, 16.4 px at 1080p, and the
+    fitted end screen made the legend 11.5 px, 17.2 px), no word is over another or out of
+    the chart, and the end screen still fits without scrolling.
     On a 360x640 phone the same chart, in the end's night-by-night fold, keeps to the
     phone's smallest body text and its width."""
     code, host_token, tokens = _played(live, NAMES)
