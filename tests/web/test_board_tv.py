@@ -324,6 +324,114 @@ def test_results_are_revealed_and_claims_tags_and_the_treasury_report_stay(
     assert texts and not [t for t in texts if CODE.search(t)], [t for t in texts if CODE.search(t)]
 
 
+PINS = """() => [...document.querySelectorAll('[data-testid="board-claim"]')].map((pin) => {
+  // each claim pinned to a name as read: its words' type (size, style, weight), whether it
+  // stays inside its player's box and clear of the name and the tags, and is cut across
+  const row = pin.closest('[data-testid="board-player"]');
+  const words = [];
+  const walker = document.createTreeWalker(pin, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!node.data.trim() || el.closest('.sr-only')) continue;
+    const style = getComputedStyle(el);
+    const size = parseFloat(style.fontSize);
+    words.push([node.data.trim(), size, style.fontStyle, Number(style.fontWeight)]);
+  }
+  const [p, r] = [pin.getBoundingClientRect(), row.getBoundingClientRect()];
+  const over = [...row.querySelectorAll('.who, .tags')].filter((el) => {
+    const o = el.getBoundingClientRect();
+    return Math.min(o.bottom, p.bottom) - Math.max(o.top, p.top) > 0.5
+      && Math.min(o.right, p.right) - Math.max(o.left, p.left) > 0.5;
+  });
+  return {
+    name: row.dataset.name, words,
+    outside: p.left < r.left - 1 || p.right > r.right + 1
+      || p.top < r.top - 1 || p.bottom > r.bottom + 1,
+    over: over.map((el) => el.className),
+    cut: pin.scrollWidth > pin.clientWidth + 1,
+  };
+})"""
+"""Every claim pinned on the board: its words' type and how it sits in its player's box."""
+
+PIN_SCREENS = [(1280, 720, 1, "en"), (1920, 1080, 1, "en"), (1280, 720, 1, "fil")]
+
+
+def long_claims(game: TvGame) -> Any:
+    """Every active seat's claim in a Year's discussion, the longest the board pins: a
+    finding about a 24-character name (as the Ombudsperson) or a kickback (as the COA)."""
+
+    def claims(_year: int) -> list[dict[str, Any]]:
+        active = [p["name"] for p in game.state()["players"] if p["status"] == "active"]
+        return [
+            {"player": name, "claim": "investigation", "target": target, "aligned": "bad"}
+            if i % 2 == 0
+            else {"player": name, "claim": "audit", "kickback": True}
+            for i, (name, target) in enumerate(zip(active, [*active[1:], active[0]], strict=True))
+        ]
+
+    return claims
+
+
+def assert_pins_read(board: Tab, count: int, where: str) -> None:
+    """``count`` claims are pinned, every word of each at least the board's smallest body
+    text (0.75rem) as rendered, upright and at least semi-bold (an italic 12 px did not
+    read across a room), inside its player's box, clear of the name and the tags and not
+    cut; and the board (sixteen players) still fits the screen."""
+    pins = board.el("board-players").locator(tid("board-claim"))
+    expect(pins).to_have_count(count)
+    root = board.page.evaluate(
+        "() => parseFloat(getComputedStyle(document.documentElement).fontSize)"
+    )
+    for pin in board.page.evaluate(PINS):
+        who = f"{board.label} at {where}: {pin['name']}'s claim"
+        small = [(text, size) for text, size, _, _ in pin["words"] if size < 0.75 * root - 0.01]
+        assert not small, f"{who}: smaller than {0.75 * root:.1f} px: {small}"
+        italic = [text for text, _, style, _ in pin["words"] if style != "normal"]
+        assert not italic, f"{who}: not upright: {italic}"
+        thin = [(text, weight) for text, _, _, weight in pin["words"] if weight < 600]
+        assert not thin, f"{who}: thin: {thin}"
+        assert not pin["outside"], f"{who} leaves its box"
+        assert not pin["over"], f"{who} is over its {pin['over']}"
+        assert not pin["cut"], f"{who} is cut"
+    assert_fits(board, GAME_HOOKS, where)
+
+
+def test_claims_pinned_to_names_read_across_the_room(
+    game: TvGame, tabs: Tabs, tmp_path: Path
+) -> None:
+    """Sixteen seats with 24-character names each make the longest claim the board pins
+    (the Ombudsperson's finding about a 24-character name, the COA's kickback) in Year 1's
+    discussion. On 1280x720 and 1920x1080 TVs (and 1280x720 in Filipino), after that
+    discussion and again in Year 2 (each pin then tagged with its Year): every pinned
+    claim's words are at least the board's smallest body text as rendered (0.75rem: 12 px
+    at 720p, 18 px at 1080p; the Year tag was 10.6 px at 720p), upright and semi-bold
+    (they were italic), inside their player's box and clear of the name and tags, and the
+    players list still fits the screen."""
+    store = {f"korapsyon:{game.code}": {"host_token": game.host_token}}
+    boards = [tv(tabs, f"/board?room={game.code}", screen, store) for screen in PIN_SCREENS]
+    for board in boards:
+        expect(board.el("seat-list").locator(tid("seat-item"))).to_have_count(16)
+    game.start()
+    claims = long_claims(game)
+    while game.where()[1] != "discussion":
+        game.advance()
+    active = sum(p["status"] == "active" for p in game.state()["players"])
+    game.advance(claims)  # the discussion: every active seat's claim
+    for when in ("Year 1, after the discussion", "Year 2"):
+        if when == "Year 2":
+            while game.where()[0] == 1:
+                game.advance(claims)
+        for board in boards:
+            expect(board.el("board-year")).to_have_attribute("data-year", str(game.where()[0]))
+            board.page.keyboard.press("Escape")  # (a result's reveal is over the board)
+            expect(board.el("board-reveal")).to_be_hidden()
+            _, size, lang = board.label.split()
+            shot = f"pins-{size.removesuffix('@1')}-{lang}-y{game.where()[0]}.png"
+            board.page.screenshot(path=tmp_path / shot)
+            assert_pins_read(board, active, when)
+    tabs.assert_clean()
+
+
 def test_the_phone_table_tags_the_committee_and_marks_you(live: Live, tabs: Tabs) -> None:
     """Nine seats whose players never connect but Ana, on a phone; the host's board moves
     the game on with "end now" (R-72 defaults: everyone stands, lots, the President's card
@@ -386,10 +494,10 @@ ANALYSIS_TEXT = """() => {
 text (its players' tags, 0.75rem: 12 px at 720p)."""
 
 
-def _played(live: Live, names: list[str]) -> tuple[str, str]:
+def _played(live: Live, names: list[str]) -> tuple[str, str, dict[str, str]]:
     """A room of ``names`` whose seats play a whole game of random legal choices over
     WebSockets (on an event loop in a thread: Playwright's is this one's): (code, host
-    token)."""
+    token, name -> seat token)."""
     code, host_token, tokens = make_room(live, names)
     start(live, code, host_token)
     wait_for_game(live, code)
@@ -408,7 +516,7 @@ def _played(live: Live, names: list[str]) -> tuple[str, str]:
     thread.start()
     thread.join(120)
     assert not thread.is_alive() and not failed, f"the game was not played: {failed}"
-    return code, host_token
+    return code, host_token, tokens
 
 
 def _record(failed: list[BaseException], run: Any) -> None:
@@ -429,7 +537,7 @@ def test_the_end_analysis_reads_from_the_sofa_on_a_tv(
     board's smallest body text (12 px at 720p, 18 px at 1080p; the chart's words were
     drawn at 9-10 px at 720p), no two names overlap, and the end screen still fits
     without scrolling."""
-    code, host_token = _played(live, NAMES[:players])
+    code, host_token, _ = _played(live, NAMES[:players])
     store = {f"korapsyon:{code}": {"host_token": host_token}}
     for width, height, lang in [(1280, 720, "en"), (1920, 1080, "en"), (1280, 720, "fil")]:
         board = tv(tabs, f"/board?room={code}", (width, height, 1, lang), store)
@@ -451,6 +559,49 @@ def test_the_end_analysis_reads_from_the_sofa_on_a_tv(
     tabs.assert_clean()
 
 
+def test_the_end_fund_chart_reads_from_the_sofa_on_a_tv(
+    live: Live, tabs: Tabs, tmp_path: Path
+) -> None:
+    """At the end of a long game of sixteen players with 24-character names, the end
+    screen's chart of the Corruption Fund and the true Kaban over the Years (R-50) on
+    1280x720 and 1920x1080 TVs in English and in Filipino: none of its words (its title,
+    the axis's figures, the Years, "Start", the legend) is smaller than the board's smallest
+    body text as rendered (0.75rem: 12 px at 720p, 18 px at 1080p; the figures and the
+    Years were drawn in the chart's SVG at 10.9 px at 720p, 16.4 px at 1080p, and the
+    fitted end screen made the legend 11.5 px, 17.2 px), no word is over another or out of
+    the chart, and the end screen still fits without scrolling.
+    On a 360x640 phone the same chart, in the end's night-by-night fold, keeps to the
+    phone's smallest body text and its width."""
+    code, host_token, tokens = _played(live, NAMES)
+    store = {f"korapsyon:{code}": {"host_token": host_token}}
+    screens = [(1280, 720, "en"), (1920, 1080, "en"), (1280, 720, "fil"), (1920, 1080, "fil")]
+    for width, height, lang in screens:
+        board = tv(tabs, f"/board?room={code}", (width, height, 1, lang), store)
+        expect(board.el("end-screen")).to_have_attribute("data-fit", "done")
+        expect(board.el("analysis")).to_have_attribute("data-state", "done")  # (beside it)
+        expect(board.el("fund-chart")).to_be_visible()
+        assert_comes_to_fit(board, [*GAME_HOOKS, "fund-chart", "analysis"], "the end")
+        board.page.screenshot(path=tmp_path / f"fund-{width}x{height}-{lang}.png")
+        texts = assert_words_read(board, "fund-chart", f"{board.label}, the end")
+        assert {"Start", "Simula"} & set(texts), f"{board.label}: no Start: {texts}"
+        assert any(t.isdigit() and int(t) > 0 for t in texts), f"{board.label}: no Year: {texts}"
+    name = NAMES[0]
+    seat = {"token": tokens[name], "name": name}
+    phone = tabs.open(
+        name,
+        f"/play?room={code}",
+        storage={f"korapsyon:{code}": seat},
+        viewport={"width": 360, "height": 640},
+    )
+    phone.page.locator(f'{tid("end-fold")}[data-fold="night"] summary').click()
+    phone.el("fund-chart").scroll_into_view_if_needed()
+    phone.page.screenshot(path=tmp_path / "fund-phone-360x640.png")
+    assert_words_read(phone, "fund-chart", "a 360x640 phone, the end")
+    across = phone.page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
+    assert across <= 0, f"the phone's end scrolls {across} px across"
+    tabs.assert_clean()
+
+
 NAMES_CUT = """() => [...document.querySelectorAll('[data-testid="revealed-role"]')]
   .map((li) => [li.querySelector('.name'), li.clientWidth])
   .filter(([name, row]) => name.scrollWidth > name.clientWidth && name.clientWidth < row / 2)
@@ -458,11 +609,11 @@ NAMES_CUT = """() => [...document.querySelectorAll('[data-testid="revealed-role"
 """The end's revealed roles whose name is cut (…) to less than half of its row."""
 
 
-CHART_TEXT = """() => {
-  // every word of the treasury chart's slot (its heading, the chart, its legend) as read:
-  // its type size (an SVG text's computed size times the SVG's scale on the screen) and
-  // its box; the chart's box; the board's smallest body text
-  const chart = document.querySelector('[data-testid="treasury-chart"]');
+CHART_TEXT = """(testid) => {
+  // every word of a chart's box (its heading, the chart, its legend) as read: its type
+  // size (an SVG text's computed size times the SVG's scale on the screen) and its box;
+  // the chart's box; the board's smallest body text
+  const chart = document.querySelector(`[data-testid="${testid}"]`);
   const words = [];
   const walker = document.createTreeWalker(chart.parentElement, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -481,8 +632,8 @@ CHART_TEXT = """() => {
   const root = parseFloat(getComputedStyle(document.documentElement).fontSize);
   return { words, chart: [c.left, c.top, c.right, c.bottom], smallest: 0.75 * root };
 }"""
-"""The treasury chart's words (with their sizes and boxes), the chart's box and the board's
-smallest body text (0.75rem)."""
+"""The words of the chart ``testid`` and of its box (with their sizes and boxes), the
+chart's box and the page's smallest body text (0.75rem)."""
 
 LONG = {"timers": False, "bot_delay": [0.0, 0.0]} | {
     "ruleset": {"corruption_fund_target": 1000, "public_spending_target": 1000}
@@ -490,20 +641,15 @@ LONG = {"timers": False, "bot_delay": [0.0, 0.0]} | {
 """A game no side wins by its Fund or its Public Spending for many Years (only a purge)."""
 
 
-def assert_chart_reads(board: Tab, year: int, *, tv: bool) -> None:
-    """Every word of the treasury chart (Years 1 to ``year``) is at least the board's
-    smallest body text as rendered, none overlaps another, and the chart's own words stay
-    inside it; on a TV the page also fits without scrolling."""
-    chart = board.el("treasury-chart")
-    expect(chart).to_have_attribute("aria-label", re.compile(f"(Year|Taon) {year}: "))
-    read = board.page.evaluate(CHART_TEXT)
-    where = f"{board.label}, Year {year}"
+def assert_words_read(board: Tab, testid: str, where: str) -> list[str]:
+    """Every word of the chart ``testid`` and of its box (its heading and legend) is at
+    least the page's smallest body text as rendered, none is over another and the chart's
+    own words stay inside it: the chart's words."""
+    read = board.page.evaluate(CHART_TEXT, testid)
     small = [(round(w["size"], 1), w["text"]) for w in read["words"]]
     small = [(size, text) for size, text in small if size < read["smallest"] - 0.05]
     assert not small, f"{where}: smaller than {read['smallest']:.1f} px: {small}"
     texts = [w["text"] for w in read["words"] if w["inChart"]]
-    for y in range(1, year + 1):  # (in Filipino T1, in English Y1)
-        assert any(re.fullmatch(f"[YT]{y}", t) for t in texts), f"{where}: Year {y}: {texts}"
     left, top, right, bottom = read["chart"]
     outside = [
         (w["text"], [round(v) for v in w["box"]])
@@ -526,6 +672,19 @@ def assert_chart_reads(board: Tab, year: int, *, tv: bool) -> None:
         and min(ra[3], rb[3]) - max(ra[1], rb[1]) > 0.5
     ]
     assert not overlaps, f"{where}: words over words: {overlaps}"
+    return texts
+
+
+def assert_chart_reads(board: Tab, year: int, *, tv: bool) -> None:
+    """Every word of the treasury chart (Years 1 to ``year``) is at least the board's
+    smallest body text as rendered, none overlaps another, and the chart's own words stay
+    inside it; on a TV the page also fits without scrolling."""
+    chart = board.el("treasury-chart")
+    expect(chart).to_have_attribute("aria-label", re.compile(f"(Year|Taon) {year}: "))
+    where = f"{board.label}, Year {year}"
+    texts = assert_words_read(board, "treasury-chart", where)
+    for y in range(1, year + 1):  # (in Filipino T1, in English Y1)
+        assert any(re.fullmatch(f"[YT]{y}", t) for t in texts), f"{where}: Year {y}: {texts}"
     expect(chart.locator(tid("treasury-year"))).to_have_count(year)  # a bar a Year
     if tv:
         assert_fits(board, GAME_HOOKS, f"Year {year}")

@@ -220,11 +220,14 @@ function yearCard(year) {
  * at the start and at the end of every Year (the last: when the game ended), with the
  * Fund's target; a legend names each line and its last figure (never colour alone: the
  * lines are also solid, dashed and dotted).
+ *
+ * Like the analysis's chart, the lines and their dots are an SVG stretched over the plot
+ * (strokes and dots keep their size); every word (the axis's figures, the Years) is HTML
+ * beside it, sized by the stylesheet in the page's own type and placed by percentages of
+ * the plot: drawn in the SVG's viewBox, they shrank with the chart (11 px on a 720p TV,
+ * below the board's smallest body text).
  */
 function fundChart(points, targets) {
-  const width = 360;
-  const height = 220;
-  const pad = { left: 34, right: 12, top: 14, bottom: 26 };
   const lastYear = Math.max(1, ...points.map((p) => p.year));
   const series = [
     { key: 'kaban', label: t('reveal.chart.kaban'), class: 'kaban' },
@@ -235,31 +238,57 @@ function fundChart(points, targets) {
   const values = [...points.flatMap((p) => series.map((s) => p[s.key])), fundTarget];
   const low = Math.min(0, ...values);
   const high = Math.max(10, ...values);
-  const x = (year) => pad.left + ((width - pad.left - pad.right) * year) / lastYear;
-  const y = (value) => pad.top + ((height - pad.top - pad.bottom) * (high - value)) / (high - low || 1);
+  const x = (year) => (100 * year) / lastYear; // % of the plot
+  const y = (value) => (100 * (high - value)) / (high - low || 1);
   const every = lastYear <= 6 ? 1 : Math.ceil(lastYear / 6); // Years named on the axis: never crowding "Start"
   const step = [5, 10, 20, 25, 50, 100].find((s) => (high - low) / s <= 5) ?? 100;
   const ticks = [];
   for (let v = Math.ceil(low / step) * step; v <= high; v += step) ticks.push(v);
   const last = points[points.length - 1];
   const summary = series.map((s) => `${s.label}: ${points.map((p) => p[s.key]).join(', ')}`).join('; ');
+  const rule = (value, cls) => placed(h('span', { class: `rule ${cls}` }), 'top', y(value));
   return h(
     'figure',
     { class: 'nights-chart' },
     h('figcaption', { text: `📈 ${t('reveal.chart.title')}` }),
-    svg(
-      'svg',
-      { testid: 'fund-chart', class: 'fund-chart', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `${t('reveal.chart.title')}: ${summary}` },
-      ticks.map((value) => [
-        svg('line', { x1: pad.left, x2: width - pad.right, y1: y(value), y2: y(value), class: value === 0 ? 'axis' : 'grid' }),
-        svg('text', { x: pad.left - 5, y: y(value) + 5, 'text-anchor': 'end', class: 'tick', text: String(value) }),
-      ]),
-      fundTarget ? svg('line', { x1: pad.left, x2: width - pad.right, y1: y(fundTarget), y2: y(fundTarget), class: 'target' }) : null,
-      points.filter((p) => p.year % every === 0).map((p) => svg('text', { x: x(p.year), y: height - 6, 'text-anchor': 'middle', class: 'tick', text: p.year ? String(p.year) : t('chart.start') })),
-      series.map((s) => [
-        svg('path', { d: points.map((p, k) => `${k ? 'L' : 'M'}${x(p.year).toFixed(1)},${y(p[s.key]).toFixed(1)}`).join(' '), class: `line ${s.class}` }),
-        points.map((p) => svg('circle', { cx: x(p.year), cy: y(p[s.key]), r: 3.5, class: `dot ${s.class}` })),
-      ]),
+    h(
+      'div',
+      { testid: 'fund-chart', class: 'fund-chart', role: 'img', 'aria-label': `${t('reveal.chart.title')}: ${summary}` },
+      h(
+        'div',
+        { class: 'fund-y', 'aria-hidden': 'true' },
+        ticks.map((value) => placed(h('span', { class: 'tick', text: String(value) }), 'top', y(value))),
+      ),
+      h(
+        'div',
+        { class: 'fund-area', 'aria-hidden': 'true' },
+        ticks.map((value) => rule(value, value === 0 ? 'axis' : 'grid')),
+        fundTarget ? rule(fundTarget, 'target') : null,
+        h(
+          'div',
+          { class: 'fund-plot' },
+          svg(
+            'svg',
+            { viewBox: '0 0 100 100', preserveAspectRatio: 'none' },
+            series.map((s) => {
+              const at = points.map((p) => `${x(p.year).toFixed(2)},${y(p[s.key]).toFixed(2)}`);
+              return svg(
+                'g',
+                { class: `fund-line ${s.class}` },
+                svg('path', { class: 'line', d: `M${at.join(' L')}` }),
+                svg('path', { class: 'dot', d: at.map((xy) => `M${xy} h0`).join(' ') }), // (round caps: a dot that keeps its size)
+              );
+            }),
+          ),
+        ),
+      ),
+      h(
+        'div',
+        { class: 'fund-x', 'aria-hidden': 'true' },
+        points
+          .filter((p) => p.year % every === 0)
+          .map((p) => placed(h('span', { class: 'tick', text: p.year ? String(p.year) : t('chart.start') }), 'left', x(p.year))),
+      ),
     ),
     h(
       'ul',
@@ -268,4 +297,10 @@ function fundChart(points, targets) {
       fundTarget ? h('li', { class: 'target' }, h('span', { class: 'swatch', 'aria-hidden': 'true' }), t('reveal.chart.target', { n: fundTarget })) : null,
     ),
   );
+}
+
+/** `el` at `percent` % of the plot along `side` (`top` or `left`): CSSOM, which the CSP allows. */
+function placed(el, side, percent) {
+  el.style.setProperty(side, `${percent}%`);
+  return el;
 }
