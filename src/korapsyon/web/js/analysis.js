@@ -15,7 +15,7 @@
  * filled in when it comes.
  */
 
-import { fitOptional, h, svg } from './dom.js';
+import { fitOptional, h, placed, svg } from './dom.js';
 import { api } from './net.js';
 import { tableToken } from './tokens.js';
 import { roleTitle, t } from './i18n.js';
@@ -179,11 +179,6 @@ function lineChart(view, data) {
   );
 }
 
-/** `el` at `percent` % of its axis (`top` or `left`): CSSOM, which the CSP allows. */
-function placed(el, side, percent) {
-  el.style.setProperty(side, `${percent}%`);
-  return el;
-}
 
 /**
  * The names at the lines' ends, each as near its line's end as it can be without two

@@ -9,7 +9,7 @@
  * phone in a fold.
  */
 
-import { h, svg } from './dom.js';
+import { h, placed, svg } from './dom.js';
 import { roleTitle, t } from './i18n.js';
 import { cardName, teamName } from './words.js';
 
@@ -299,8 +299,3 @@ function fundChart(points, targets) {
   );
 }
 
-/** `el` at `percent` % of the plot along `side` (`top` or `left`): CSSOM, which the CSP allows. */
-function placed(el, side, percent) {
-  el.style.setProperty(side, `${percent}%`);
-  return el;
-}
