@@ -20,6 +20,7 @@ from tests.web.harness import (
     Tabs,
     api_room,
     api_seat,
+    confirm_button,
     decide,
     hold,
     release,
@@ -86,6 +87,23 @@ def test_R70_every_role_has_the_same_night_screen_and_traffic(live: Live, tabs: 
         expect(phone.el("ballot-status")).to_have_attribute("data-state", "waiting")
     waiting = {phone.label: skeleton(phone) for phone in phones[:-1]}
     _assert_same(waiting, roles, "after confirming")
+
+    # a confirmed phone taps another name: every role's bar says so alike, Change to send
+    # it (a Citizen's act is `ready` whatever the grid shows: its bar stayed on "waiting")
+    def grid(phone: Tab, name: str | None) -> Any:
+        option = f"{tid('option')}[data-value='{json.dumps(name)}']"
+        return phone.el("night-screen").locator(option).first
+
+    other = {p.label: next(n for n in NAMES if n not in (p.label, *corrupt)) for p in phones}
+    for phone in phones[:-1]:
+        grid(phone, other[phone.label]).click()
+        expect(phone.el("ballot-status")).to_have_attribute("data-state", "unsent")
+        expect(confirm_button(phone)).to_be_enabled()
+    changed = {phone.label: skeleton(phone) for phone in phones[:-1]}
+    _assert_same(changed, roles, "after a change")
+    for phone in phones[:-1]:  # back to what was confirmed
+        grid(phone, corrupt[0] if phone.label == omb else None).click()
+        expect(phone.el("ballot-status")).to_have_attribute("data-state", "waiting")
     tap(phones[-1])
 
     for phone in phones:

@@ -495,10 +495,18 @@ export class Decisions {
   }
 
   // ---------------------------------------------------------------- sending
-  /** Whether a choice was confirmed and the screen now shows another, not sent. */
+  /** Whether a choice was confirmed and the screen now shows another, not sent. At night
+   * the screen is compared (the grid's name, the plan's letter), for every role alike
+   * (R-70): a decoy's act is `ready` whatever it picks, so comparing acts gave a Citizen's
+   * phone no "Change" where an Ombudsperson's had one. */
   unsent(view, choice, draft) {
     const submitted = view.you.submitted;
-    return Boolean(submitted) && JSON.stringify(strip(submitted)) !== JSON.stringify(strip(this.actionOf(view, choice, draft)));
+    if (!submitted) return false;
+    if (view.step === 'hidden') {
+      const key = `${view.year}:${view.step}:${choice.action}`;
+      return !same(draft, this.sentDrafts.get(key) ?? submittedDraft(view, choice, submitted));
+    }
+    return JSON.stringify(strip(submitted)) !== JSON.stringify(strip(this.actionOf(view, choice, draft)));
   }
 
   confirmButton(view, choice, draft, key, unsent) {
