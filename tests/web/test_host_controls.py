@@ -33,7 +33,7 @@ from tests.web.harness import (
     until_routed,
     wait_for_game,
 )
-from tests.web.scripted import catalog, plain
+from tests.web.scripted import Client, catalog, plain
 
 VOTES = (Step.JAIL_VOTE, Step.WITNESS_VOTE, Step.FORCED_JAIL_VOTE)
 
@@ -186,3 +186,36 @@ def test_a_refused_end_of_the_discussion_gives_the_button_back(live: Live, tabs:
     expect(end).to_be_enabled()  # it can be tried again
     assert live.game(code).step is Step.DISCUSSION
     tabs.assert_clean()
+
+
+def test_an_end_now_sheet_left_open_ends_nothing_once_its_step_is_over(
+    live: Live, tabs: Tabs
+) -> None:
+    """The host opens "end now" in the night, and the night ends meanwhile (here from the
+    host's other screen): "End now" then sends nothing. The request names no step, so it
+    would have cut the next one short; a second sheet never opens over the first."""
+    code, host_token = api_room(live, {"timers": False})
+    for name in table(9):
+        api_seat(live, code, name)
+    board = tabs.open(
+        "board", f"/board?room={code}", phone=False,
+        storage={f"korapsyon:{code}": {"host_token": host_token}},
+    )  # fmt: skip
+    start(live, code, host_token)
+    game = wait_for_game(live, code)
+    expect(board.el("board-step")).to_have_attribute("data-step", "hidden")
+    board.el("timer-end").click()
+    board.el("timer-end").dispatch_event("click")  # (a double tap's second: still one sheet)
+    expect(board.el("confirm-end")).to_have_count(1)
+    elsewhere = Client(live, code, host_token=host_token)
+    elsewhere.end_step()  # the night is over, not by this sheet
+    elsewhere.close()
+    expect(board.el("board-step")).not_to_have_attribute("data-step", "hidden")
+    step = game.step
+    sent = len(board.sent)
+    board.el("end-now").click()
+    expect(board.el("confirm-end")).to_have_count(0)
+    board.page.evaluate("() => 0")  # (a frame sent by the tap is reported before this)
+    ended = [m for m in board.sent[sent:] if '"timer"' in m and '"end"' in m]
+    assert ended == [], ended
+    assert game.step is step

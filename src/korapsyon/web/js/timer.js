@@ -132,8 +132,10 @@ const VOTES = new Set(['elect', 'elect_runoff', 'committee_vote', 'witness_vote'
  * (`view` is the one the controls were drawn for; the sheet reads the latest, whose count
  * of votes is current.) */
 function confirmEnd(room, drawn) {
+  if (document.querySelector('[data-testid="confirm-end"]')) return; // (a double tap: one sheet)
   const view = room.view ?? drawn;
   const step = view.step;
+  const asked = `${view.year}:${step}`; // the step the sheet is about, and no other
   const detail = endDetail(view);
   const sheet = h(
     'div',
@@ -154,7 +156,9 @@ function confirmEnd(room, drawn) {
           text: `⏭ ${t('timer.end_now')}`,
           onclick: () => {
             sheet.remove();
-            room.attempt(room.link.timer('end'));
+            // (the step may have ended by itself while the sheet was open: "end" names no
+            // step, and would cut the next one short)
+            if (`${room.view?.year}:${room.view?.step}` === asked) room.attempt(room.link.timer('end'));
           },
         }),
       ),
