@@ -18,7 +18,7 @@
  * its bar is the known cost alone, drawn open.
  */
 
-import { h } from './dom.js';
+import { h, placed } from './dom.js';
 import { t } from './i18n.js';
 import { cardName } from './words.js';
 
@@ -172,11 +172,6 @@ function bar(yr, share, words) {
   );
 }
 
-/** `el` with its CSS `property` at `percent` %: CSSOM, which the CSP allows (css/app.css places it). */
-function placed(el, property, percent) {
-  el.style.setProperty(property, `${percent}%`);
-  return el;
-}
 
 /** The chart's legend, in the page's words and never by colour alone (a pattern too). */
 export function chartLegend() {

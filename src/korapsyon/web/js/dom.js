@@ -219,9 +219,10 @@ export function holdToReveal(el, onHold, onTap = () => {}) {
   el.addEventListener('mousedown', (event) => event.preventDefault()); // no focus scroll, no selection
 }
 
-/** `el` at `percent` % of its plot along `side` (`top`, `left`...): a chart's words are
- * HTML placed over its plot (the CSP allows the CSSOM, not style attributes). */
-export function placed(el, side, percent) {
-  el.style.setProperty(side, `${percent}%`);
+/** `el` with its CSS `property` (`top`, `left`, a custom property the stylesheet reads)
+ * at `percent` %: a chart's words are HTML placed over its plot (the CSP allows the CSSOM,
+ * not style attributes). */
+export function placed(el, property, percent) {
+  el.style.setProperty(property, `${percent}%`);
   return el;
 }
