@@ -41,6 +41,12 @@ VOTES = (Step.JAIL_VOTE, Step.WITNESS_VOTE, Step.FORCED_JAIL_VOTE)
 def _board_only_game(live: Live, tabs: Tabs) -> tuple[Tab, Game]:
     """A game of nine seats whose players never connect (nothing moves but what the host
     does), without timers, and its host's board."""
+    board, game, _, _ = _board_only_room(live, tabs)
+    return board, game
+
+
+def _board_only_room(live: Live, tabs: Tabs) -> tuple[Tab, Game, str, str]:
+    """:func:`_board_only_game`, with its room's code and host token."""
     code, host_token = api_room(live, {"timers": False})
     for name in table(9):
         api_seat(live, code, name)
@@ -49,7 +55,7 @@ def _board_only_game(live: Live, tabs: Tabs) -> tuple[Tab, Game]:
         storage={f"korapsyon:{code}": {"host_token": host_token}},
     )  # fmt: skip
     start(live, code, host_token)
-    return board, wait_for_game(live, code)
+    return board, wait_for_game(live, code), code, host_token
 
 
 def test_a_double_tap_on_end_the_discussion_cannot_end_the_vote(live: Live, tabs: Tabs) -> None:
@@ -194,15 +200,7 @@ def test_an_end_now_sheet_left_open_ends_nothing_once_its_step_is_over(
     """The host opens "end now" in the night, and the night ends meanwhile (here from the
     host's other screen): "End now" then sends nothing. The request names no step, so it
     would have cut the next one short; a second sheet never opens over the first."""
-    code, host_token = api_room(live, {"timers": False})
-    for name in table(9):
-        api_seat(live, code, name)
-    board = tabs.open(
-        "board", f"/board?room={code}", phone=False,
-        storage={f"korapsyon:{code}": {"host_token": host_token}},
-    )  # fmt: skip
-    start(live, code, host_token)
-    game = wait_for_game(live, code)
+    board, game, code, host_token = _board_only_room(live, tabs)
     expect(board.el("board-step")).to_have_attribute("data-step", "hidden")
     board.el("timer-end").click()
     board.el("timer-end").dispatch_event("click")  # (a double tap's second: still one sheet)
