@@ -14,16 +14,20 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
+from korapsyon.rules.roles import Role
 from korapsyon.server.frames import merged
-from tests.server.live import Live
+from tests.server.live import Live, start
 from tests.web.harness import (
     Tab,
     Tabs,
+    api_room,
     cautious,
     decide,
     has_decision,
+    roles_of,
     snapshot,
     wait_after_confirm,
+    wait_for_game,
 )
 
 Policy = Callable[[str, dict[str, Any]], dict[str, Any] | None]
@@ -194,6 +198,15 @@ def names_tokens(live: Live, code: str, names: Iterable[str]) -> dict[str, str]:
             ticket.raise_for_status()
             tokens[ticket.json()["name"]] = ticket.json()["token"]
     return tokens
+
+
+def dealt(live: Live, names: Iterable[str]) -> tuple[str, str, dict[str, str], dict[str, Role]]:
+    """A room of ``names`` (seats taken over HTTP, the fast settings) whose game has begun:
+    its code, the host's token, the seats' tokens and the roles dealt."""
+    code, host_token = api_room(live)
+    tokens = names_tokens(live, code, names)
+    start(live, code, host_token)
+    return code, host_token, tokens, roles_of(wait_for_game(live, code))
 
 
 def open_phone(

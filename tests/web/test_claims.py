@@ -17,8 +17,8 @@ from korapsyon.rules.actions import Claim
 from korapsyon.rules.roles import Role
 from korapsyon.selfplay import table
 from tests.server.live import Live, start
-from tests.web.harness import Tab, Tabs, api_room, hold, release, roles_of, tid, wait_for_game
-from tests.web.scripted import Seats, catalog, names_tokens, open_phone, quiet
+from tests.web.harness import Tab, Tabs, api_room, hold, release, tid, wait_for_game
+from tests.web.scripted import Seats, catalog, dealt, names_tokens, open_phone, quiet
 
 NAMES = ["Ana", "Maria Clara de los Santos"[:24], *table(9)[1:8]]
 
@@ -115,10 +115,7 @@ def test_R35_a_silenced_coa_s_screen_looks_like_anyone_s_and_a_refused_claim_say
     COA); a claim tapped there is not told, and its phone says so under the claims, not
     why (the held card does): no "Suhol" in plain sight, nothing in the status bar."""
     words = catalog("en")
-    code, host_token = api_room(live)
-    tokens = names_tokens(live, code, table(13))
-    start(live, code, host_token)
-    roles = roles_of(wait_for_game(live, code))
+    code, host_token, tokens, roles = dealt(live, table(13))
     coa = next(n for n, r in roles.items() if r is Role.COA)
     citizen = next(n for n, r in roles.items() if r is Role.CITIZEN)
     seats = Seats(

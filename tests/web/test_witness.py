@@ -20,22 +20,19 @@ from playwright.sync_api import WebSocketRoute, expect
 from korapsyon.rules.roles import Role
 from korapsyon.rules.steps import Step
 from korapsyon.selfplay import table
-from tests.server.live import Live, start
+from tests.server.live import Live
 from tests.web.harness import (
     Tab,
     Tabs,
-    api_room,
     decide,
     has_decision,
     option_values,
     relay,
-    roles_of,
     snapshot,
     tid,
     wait_after_confirm,
-    wait_for_game,
 )
-from tests.web.scripted import Client, Seats, catalog, names_tokens, open_phone, plain
+from tests.web.scripted import Client, Seats, catalog, dealt, open_phone, plain
 
 
 def _read_until(client: Client, done: Callable[[Client], bool]) -> None:
@@ -57,10 +54,7 @@ def _heard(client: Client) -> bool:
 def _deal(live: Live) -> tuple[str, dict[str, str], str, str, Seats]:
     """A 9-seat game begun: its code, the seats' tokens, the Ombudsperson (the browser's
     seat), a Corrupt Politician, and the test's seats (everyone but the Ombudsperson)."""
-    code, host_token = api_room(live)
-    tokens = names_tokens(live, code, table(9))
-    start(live, code, host_token)
-    roles = roles_of(wait_for_game(live, code))
+    code, host_token, tokens, roles = dealt(live, table(9))
     omb = next(n for n, r in roles.items() if r is Role.OMBUDSPERSON)
     corrupt = next(n for n, r in roles.items() if r is Role.CORRUPT_POLITICIAN)
     seats = Seats(live, code, host_token, {n: t for n, t in tokens.items() if n != omb})
