@@ -237,9 +237,32 @@ def _apply(conn: Connection, writes: list[Write]) -> list[tuple[BaseException | 
                 results.append((None, None))
             stop += 1
         if rows:
-            conn.execute(write.table.insert(), rows)  # if it fails, each row is retried alone
+            _insert_rows(conn, write.table, rows)  # if it fails, each row is retried alone
         index = stop
     return results
+
+
+_INSERTS: dict[tuple[str, str, tuple[str, ...]], tuple[str, tuple[str, ...] | None]] = {}
+
+
+def _insert_rows(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
+    """Insert rows of one table in one statement, compiled once per dialect: the hot path
+    of every action (``conn.execute(table.insert(), rows)`` spends about as much of the
+    writer's time again on SQLAlchemy's parameter processing, holding the interpreter lock
+    the event loop needs; docs/PERFORMANCE.md)."""
+    dialect = conn.dialect
+    columns = tuple(rows[0])  # (every row of a table is built by one function: one shape)
+    key = (dialect.name, table.name, columns)
+    found = _INSERTS.get(key)
+    if found is None:
+        compiled = table.insert().compile(dialect=dialect, column_keys=list(columns))
+        order = tuple(compiled.positiontup or ()) if compiled.positional else None
+        found = _INSERTS[key] = (str(compiled), order)
+    sql, order = found
+    if order is None:
+        conn.exec_driver_sql(sql, rows)
+    else:
+        conn.exec_driver_sql(sql, [tuple([row[name] for name in order]) for row in rows])
 
 
 def _settle(outcomes: list[tuple[Any, BaseException | None, Any]]) -> None:
