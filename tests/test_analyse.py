@@ -20,23 +20,20 @@ EXAMPLES = Path(__file__).parent / "data" / "examples"
 RECORDS = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".expected.json"))
 
 
-def _legal(path: Path) -> bool:
-    record, bad = read_record(path.read_bytes())
-    return replay(record, bad)[1] is None
-
-
 @pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
-def test_every_example_is_analysed_or_refused_clearly(path: Path) -> None:
+def test_every_example_is_analysed_up_to_where_it_is_legal(path: Path) -> None:
     done = CliRunner().invoke(main, ["analyse", "--json", str(path)])
-    if not _legal(path):
-        assert done.exit_code == 2
-        assert "illegal action at index" in done.stderr
-        return
-    assert done.exit_code == 0, done.output
+    record, bad = read_record(path.read_bytes())
+    game, stop = replay(record, bad)
     result = json.loads(done.stdout)
+    if stop is not None:  # analysed up to the illegal action, which is told
+        assert done.exit_code == 2
+        assert f"illegal action at index {stop.index}" in done.stderr
+        assert result["stopped"] == {"index": stop.index, "reason": stop.reason}
+    else:
+        assert done.exit_code == 0, done.output
+        assert "stopped" not in result
     assert next(iter(result)) == "years"
-    record, _ = read_record(path.read_bytes())
-    game, _ = replay(record)
     assert [y["year"] for y in result["years"]] == list(range(1, game.year + 1))
     for year in result["years"]:
         assert list(year["corrupt"]) == list(game.players)
@@ -68,6 +65,17 @@ def test_the_public_analysis_finds_the_purge_and_prints_a_table() -> None:
     text = CliRunner().invoke(main, ["analyse", str(path)])
     assert text.exit_code == 0
     assert "Y4" in text.stdout and "Decisive moments:" in text.stdout
+    # in words, as the end screens say it (not the events' kinds)
+    assert "an elimination took Cris (Corrupt Politician) from" in text.stdout
+    assert "player_eliminated" not in text.stdout and "corrupt_politician" not in text.stdout
+
+
+def test_an_illegal_record_is_analysed_up_to_the_illegal_action() -> None:
+    path = EXAMPLES / "consecutive-protect-refused.json"
+    done = CliRunner().invoke(main, ["analyse", str(path)])
+    assert done.exit_code == 2
+    assert "illegal action at index 62: R-21" in done.stderr
+    assert "Y2" in done.stdout and "stops at an illegal action (index 62)" in done.stdout
 
 
 def test_unfinished_records_stop_where_they_stop(tmp_path: Path) -> None:

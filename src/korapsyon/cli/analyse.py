@@ -4,8 +4,11 @@ reliability table on simulated heuristic games.
 
 The analysis is the public view's (what the whole table could know) unless ``--as`` names
 a player (that player's view). ``--json`` prints ``{"years": [{"year": 1, "corrupt":
-{"Ana": 0.12, ...}}, ...], "view": ..., "moments": [...]}``. A record that cannot be read
-or stops at an illegal action is an error (exit code 2), as with ``korapsyon replay``.
+{"Ana": 0.12, ...}}, ...], "view": ..., "moments": [...]}``. The moments are worded as the
+end screens word them (the web client's English, ``web/i18n/en.json``: one set of words).
+A record that stops at an illegal action is analysed up to it: the stop goes to stderr
+(and to the JSON as ``"stopped": {"index": K, "reason": ...}``) and the exit code is 2, as
+``korapsyon replay`` exits for it; a record that cannot be read is an error (exit code 2).
 
 The calibration lives here, not in a command of its own, because it measures exactly what
 this command prints: the same beliefs, scored against the truth of simulated games.
@@ -67,24 +70,28 @@ def analyse(
         click.echo(f"{record}: {exc if isinstance(exc, RecordError) else f'cannot read: {exc}'}",
                    err=True)  # fmt: skip
         sys.exit(2)
-    if stop is not None:
-        click.echo(f"{record}: illegal action at index {stop.index}: {stop.reason}", err=True)
-        sys.exit(2)
     if viewer is not None and viewer not in game.players:
         raise click.BadParameter(f"{viewer!r} is not a player of this game", param_hint="--as")
     from ..bots.beliefs.analysis import analyse as run
 
     result = run(game.players, game.roles, game.events, viewer)
+    if stop is not None:  # the game as far as the record is legal
+        click.echo(f"{record}: illegal action at index {stop.index}: {stop.reason}", err=True)
+        result["stopped"] = {"index": stop.index, "reason": stop.reason}
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False))
     else:
         click.echo(_text(result))
+    if stop is not None:
+        sys.exit(2)
 
 
 def _text(result: dict[str, Any]) -> str:
     years = result["years"]
+    stopped = result.get("stopped")
+    tail = [] if stopped is None else ["", _STOPPED.format(**stopped)]
     if not years:
-        return "No Year has started: nothing to analyse."
+        return "\n".join(["No Year has started: nothing to analyse.", *tail[1:]])
     names = list(years[0]["corrupt"])
     width = max(len(n) for n in names)
     lines = [
@@ -96,22 +103,46 @@ def _text(result: dict[str, Any]) -> str:
         cells = "".join(f"  {round(100 * y['corrupt'][name]):>3}% " for y in years)
         lines.append(f"{name:<{width}}{cells}")
     if result["moments"]:
+        words = _words()
         lines += ["", "Decisive moments:"]
-        lines += [_moment(m) for m in result["moments"]]
-    return "\n".join(lines)
+        lines += [_moment(m, words) for m in result["moments"]]
+    return "\n".join(lines + tail)
 
 
-def _moment(m: dict[str, Any]) -> str:
-    role = m["role"].replace("_", " ")
-    if m["kind"] in ("jailed", "eliminated"):
-        line = (f"Year {m['year']}: {m['player']} ({role}) {m['kind']} by {m['cause']}"
-                f" at {round(100 * m['corrupt'])}% Corrupt")  # fmt: skip
-        if m["verdict"] == "good_removed_against_evidence":
-            line += (f", while {m['most_suspected']} stood at "
-                     f"{round(100 * m['most_suspected_corrupt'])}%")  # fmt: skip
-        return line
-    return (f"Year {m['year']}: {m['player']} ({role}) {m['kind']} by {m['by']}: "
-            f"{round(100 * m['before'])}% -> {round(100 * m['after'])}%")  # fmt: skip
+_STOPPED = "The record stops at an illegal action (index {index}): this is the game up to it."
+
+
+def _words() -> dict[str, str]:
+    """The web client's English words (the end screens word the moments with them)."""
+    from importlib.resources import files
+
+    text = files("korapsyon").joinpath("web", "i18n", "en.json").read_text(encoding="utf-8")
+    words: dict[str, str] = json.loads(text)
+    return words
+
+
+def _percent(p: float) -> str:
+    return f"{round(100 * p)}%"
+
+
+def _moment(m: dict[str, Any], words: dict[str, str]) -> str:
+    """One moment in words, as the end screens' ``momentText`` (web/js/analysis.js)."""
+    params: dict[str, Any] = {
+        "year": m["year"],
+        "player": m["player"],
+        "role": words[f"role.{m['role']}"],
+    }
+    if m["kind"] in ("exposed", "cleared"):
+        by = words.get(f"analysis.by.{m['by']}", words["analysis.by.other"])
+        params |= {"by": by, "before": _percent(m["before"]), "after": _percent(m["after"])}
+        return words[f"analysis.moment.{m['kind']}"].format(**params)
+    params |= {
+        "removed": words[f"analysis.removed.{m['kind']}"],
+        "p": _percent(m["corrupt"]),
+        "other": m["most_suspected"] or "",
+        "q": _percent(m["most_suspected_corrupt"]),
+    }
+    return words[f"analysis.moment.{m['verdict']}"].format(**params)
 
 
 def _calibrate(games: int, players: int, seed: int, as_json: bool) -> None:
