@@ -18,7 +18,8 @@ from korapsyon.sim.tune import Candidate, Plan, fit, parse_dial, report, tune
 
 
 def test_tuning_moves_an_unbalanced_count_toward_the_band() -> None:
-    # 12 players under R-05 (Corruption Fund 17) favour the Corrupt (37% Good, BALANCE.md)
+    # 12 players under R-05 (Corruption Fund 17) are unbalanced for heuristic bots (74%
+    # Good, BALANCE.md): tuning the Fund's target alone must move toward the band
     plan = Plan(players=(12,), seed=5, fund_span=3, spending_span=0, first=30, finalists=1)
     outcome = tune(plan, InlineExecutor())
     chosen = outcome.chosen[12]
@@ -27,7 +28,8 @@ def test_tuning_moves_an_unbalanced_count_toward_the_band() -> None:
     before = simulate(SimConfig((12,), len(chosen.heuristic), seed=5), workers=1)
     default_rate = sum(r.winner == "good" for r in before) / len(before)
     assert abs(rate - 0.5) < abs(default_rate - 0.5)
-    assert chosen.ruleset.targets(12)[1] > 17  # a longer race for the Corrupt
+    fund = chosen.ruleset.targets(12)[1]  # a shorter race for the Corrupt if Good led
+    assert fund < 17 if default_rate > 0.5 else fund > 17
     assert outcome.games == {"heuristic": 7 * 30 + 3 * 60 + 1 * 120, "search": 0}
     assert outcome.games["heuristic"] == plan.cost()[0]
 
@@ -109,13 +111,13 @@ def test_the_aim_moves_the_choice() -> None:
     low, high = (
         tune(
             Plan(
-                players=(13,), seed=2, fund_span=4, spending_span=0, first=20, finalists=1, aim=aim
+                players=(16,), seed=2, fund_span=6, spending_span=0, first=20, finalists=1, aim=aim
             ),
             InlineExecutor(),
-        ).chosen[13]
+        ).chosen[16]
         for aim in (0.35, 0.65)
     )
-    assert low.ruleset.targets(13)[1] < high.ruleset.targets(13)[1]  # a shorter Corrupt race
+    assert low.ruleset.targets(16)[1] < high.ruleset.targets(16)[1]  # a shorter Corrupt race
     assert (low.rate("heuristic") or 0) < (high.rate("heuristic") or 0)
 
 

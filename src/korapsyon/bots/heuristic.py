@@ -88,6 +88,7 @@ from ..rules.steps import Step
 from .agent import Prompt
 
 CERTAIN = 100.0
+CLEARED = -1.0  # a suspicion this low comes from facts (an audit, a steal that held), not looks
 SUSPECT = 1.0  # jail-vote threshold for Good voters
 UNIQUE_ROLES = (Role.LAWYER, Role.OMBUDSPERSON, Role.COA)
 
@@ -644,12 +645,22 @@ class HeuristicAgent:
         return board.names[min(candidates, key=key)]
 
     def _card(self, prompt: Prompt) -> str:
-        small, large = prompt.choices[0].options["card"]
+        """The President's project (R-34). A Corrupt takes the Large one: a bigger kickback.
+        A Good President takes the Small one, whose committee has fewer seats for a Corrupt
+        to sit on, unless the Large one alone would win the race this Year (and the Small
+        one would not) or enough players are cleared by the facts to fill its committee.
+        (Taking the Large one whenever enough players merely looked clean cost Good about
+        36 points of its win rate against Corrupt heuristic bots at 13 players: the search
+        bot found it, docs/BOTS.md.)"""
+        small, large = (str(card) for card in prompt.choices[0].options["card"])
         if self.mem.role is Role.CORRUPT_POLITICIAN:
-            return str(large)
-        size = CARDS[str(large)].committee
-        trusted = [s for s in self.board.active() if self.suspicion(s) < 0.5]
-        return str(large) if len(trusted) >= size else str(small)
+            return large
+        board = self.board
+        spent, target = board.public_spending, board.ps_target
+        if spent + CARDS[large].cost >= target > spent + CARDS[small].cost:
+            return large
+        cleared = [s for s in board.active() if self.suspicion(s) <= CLEARED]
+        return large if len(cleared) >= CARDS[large].committee else small
 
     def _committee(self, prompt: Prompt) -> tuple[str, ...]:
         choice = prompt.choices[0]
