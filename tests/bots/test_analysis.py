@@ -106,3 +106,19 @@ def test_a_removal_has_the_tables_verdict_in_every_view() -> None:
     assert next(m for m in public if m["player"] == who["ombudsperson"])["corrupt"] > 0.05
     for viewer in NAMES:
         assert _removals(analyse(NAMES, roles, events, viewer)) == public, viewer
+
+
+def test_an_auto_jail_the_lawyer_blocked_is_still_evidence_told() -> None:
+    """R-41: protected, the target stays; the Auto Jail that named them is then a moment of
+    its own (it is not a removal told elsewhere)."""
+    roles, events, who = _game()
+    blocked = [
+        ev.JailingBlocked(year=e.year, audience=ALL, player=e.player)
+        if isinstance(e, ev.PlayerJailed) and e.cause == "auto_jail"
+        else e
+        for e in events
+    ]
+    result = analyse(NAMES, roles, blocked)
+    assert who["citizen"] not in [m["player"] for m in _removals(result)]
+    told = [m for m in result["moments"] if m.get("by") == "auto_jail_used"]
+    assert [(m["player"], m["kind"]) for m in told] == [(who["citizen"], "exposed")]

@@ -23,8 +23,8 @@ record stops). The moments look back with hindsight (the true roles of the repla
   ``witness_testimony``, ``claim_made``, ``player_eliminated``...; ``by_player``, when the
   event has one, is whose it was: the claimant, the President who chose the project or
   named the committee, the eliminated player whose role was revealed). Not told: a
-  removal's own events about the removed player (an Auto Jail's target, an elimination's
-  reveal: the removal is its own moment), and the jumps of weak evidence
+  removal's own events about the removed player (the Auto Jail on the target it jailed, an
+  elimination's reveal: the removal is its own moment), and the jumps of weak evidence
   (:data:`WEAK`: who stood for President; a project choice, but for its President).
 """
 
@@ -76,6 +76,7 @@ def analyse(
     table = _Table(players, roles, events, beliefs if viewer is None else None)
     years: list[dict[str, Any]] = []
     moments: list[dict[str, Any]] = []
+    jailed = {(e.year, e.player) for e in events if _removal_moment(e) and e.cause == "auto_jail"}
     before = beliefs.corrupt_probability()
     for at, event in enumerate(events):
         if isinstance(event, GameOver):
@@ -94,7 +95,9 @@ def analyse(
             before = beliefs.corrupt_probability()  # the deal: where the view starts
         elif type(event) in EVIDENCE:
             after = beliefs.corrupt_probability()
-            moments.extend(_jumps(event, subject, before, after, roles=roles, players=players))
+            removed = _own_removal(event, jailed)
+            jumps = _jumps(event, subject, before, after, roles=roles, players=players)
+            moments.extend(m for m in jumps if m["player"] != removed)
             before = after
         if viewer is None:
             table.now = before  # (the table's figures are the view's)
@@ -211,10 +214,12 @@ def _subject(event: BaseEvent, beliefs: Beliefs) -> str | None:
     return None
 
 
-def _own_removal(event: BaseEvent) -> str | None:
-    """The player a removal's own event is about (their jump is the removal, told once)."""
+def _own_removal(event: BaseEvent, auto_jailed: set[tuple[int, str]]) -> str | None:
+    """The player a removal's own event is about (their jump is the removal, told once):
+    an Auto Jail's target it jailed (not one the Lawyer saved, nor one a forced vote spared),
+    an eliminated player."""
     if isinstance(event, AutoJailUsed):
-        return event.target
+        return event.target if (event.year, event.target) in auto_jailed else None
     if isinstance(event, PlayerEliminated):
         return event.player
     return None
@@ -230,11 +235,10 @@ def _jumps(
     players: Sequence[str],
 ) -> list[dict[str, Any]]:
     kind = event.to_wire()["event"]
-    removed = _own_removal(event)
     moments = []
     for seat, name in enumerate(players):
         change = after[name] - before[name]
-        if abs(change) < JUMP or name == removed or (kind in WEAK and name != subject):
+        if abs(change) < JUMP or (kind in WEAK and name != subject):
             continue
         moment = {
             "year": event.year,
