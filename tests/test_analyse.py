@@ -65,8 +65,9 @@ def test_the_public_analysis_finds_the_purge_and_prints_a_table() -> None:
     text = CliRunner().invoke(main, ["analyse", str(path)])
     assert text.exit_code == 0
     assert "Y4" in text.stdout and "Decisive moments:" in text.stdout
-    # in words, as the end screens say it (not the events' kinds)
-    assert "an elimination took Cris (Corrupt Politician) from" in text.stdout
+    # in words, as the end screens say it (not the events' kinds), naming whose event it
+    # was (Ben's elimination revealed his role)
+    assert "the reveal of Ben's role took Cris (Corrupt Politician) from" in text.stdout
     assert "player_eliminated" not in text.stdout and "corrupt_politician" not in text.stdout
 
 
@@ -134,3 +135,9 @@ def test_heuristic_games_moments_agree_with_the_truth(tmp_path: Path, seed: int)
                 assert moment["most_suspected_corrupt"] >= moment["corrupt"] + 0.2 - 1e-3
         else:
             assert abs(moment["after"] - moment["before"]) >= 0.25 - 1e-3
+    # a removal's verdict is the table's in a player's own view too (what the table knew)
+    removals = [m for m in result["moments"] if m["kind"] in ("jailed", "eliminated")]
+    for name in (game.players[seed], game.players[-1 - seed]):
+        mine = CliRunner().invoke(main, ["analyse", "--json", "--as", name, str(path)])
+        theirs = json.loads(mine.stdout)["moments"]
+        assert [m for m in theirs if m["kind"] in ("jailed", "eliminated")] == removals, name

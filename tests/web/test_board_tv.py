@@ -494,6 +494,13 @@ ANALYSIS_TEXT = """() => {
 text (its players' tags, 0.75rem: 12 px at 720p)."""
 
 
+MOMENT_RANKS = """() => [...document.querySelectorAll('[data-testid="analysis-moment"]')]
+  .map((m) => [Number(m.dataset.rank), !m.hidden && m.getClientRects().length > 0,
+               Number(getComputedStyle(m).order), m.getBoundingClientRect().top])"""
+"""Each of the board's moments, in the list's order: its rank (0: the most telling), whether
+it is shown, its place in the order the moments happened, and its top on the screen."""
+
+
 def _played(live: Live, names: list[str]) -> tuple[str, str, dict[str, str]]:
     """A room of ``names`` whose seats play a whole game of random legal choices over
     WebSockets (on an event loop in a thread: Playwright's is this one's): (code, host
@@ -546,6 +553,12 @@ def test_the_end_analysis_reads_from_the_sofa_on_a_tv(
         expect(board.el("analysis-chart")).to_be_visible()
         assert_comes_to_fit(board, [*GAME_HOOKS, "analysis", "analysis-chart"], "the end")
         board.page.screenshot(path=tmp_path / f"end-{players}-{width}x{height}-{lang}.png")
+        # the moments stand most telling first (rank 0), so that the least telling give
+        # way first, and are shown in the order they happened
+        moments = board.page.evaluate(MOMENT_RANKS)
+        assert [m[0] for m in moments] == list(range(len(moments))), moments
+        shown = sorted((top, order) for _, visible, order, top in moments if visible)
+        assert shown and [o for _, o in shown] == sorted(o for _, o in shown), moments
         read = board.page.evaluate(ANALYSIS_TEXT)
         assert read["smallest"] >= height / 60 - 0.01  # (the board's type is the screen's)
         small = [(size, text) for size, text in read["sizes"] if size < read["smallest"] - 0.01]

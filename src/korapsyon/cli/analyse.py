@@ -134,6 +134,9 @@ def _moment(m: dict[str, Any], words: dict[str, str]) -> str:
     }
     if m["kind"] in ("exposed", "cleared"):
         by = words.get(f"analysis.by.{m['by']}", words["analysis.by.other"])
+        whose = words.get(f"analysis.by_player.{m['by']}")
+        if whose is not None and m.get("by_player"):
+            by = whose.format(who=m["by_player"])
         params |= {"by": by, "before": _percent(m["before"]), "after": _percent(m["after"])}
         return words[f"analysis.moment.{m['kind']}"].format(**params)
     params |= {

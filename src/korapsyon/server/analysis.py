@@ -39,7 +39,7 @@ class Moment(msgspec.Struct, omit_defaults=True):
     """A decisive moment (see :mod:`korapsyon.bots.beliefs.analysis`): a removal the table
     chose (``kind`` ``jailed`` or ``eliminated``, with its ``verdict``), or one event that
     moved a player's probability a long way (``exposed`` or ``cleared``, ``by`` the kind
-    of that event, from ``before`` to ``after``)."""
+    of that event, ``by_player`` whose it was if anyone's, from ``before`` to ``after``)."""
 
     year: int
     kind: str
@@ -51,6 +51,7 @@ class Moment(msgspec.Struct, omit_defaults=True):
     most_suspected: str | None = None
     most_suspected_corrupt: float | None = None
     by: str | None = None
+    by_player: str | None = None
     before: float | None = None
     after: float | None = None
 

@@ -7,7 +7,7 @@
  * (the Corrupt's lines in their colour: did the table find them, and when?) with the most
  * decisive moments; a phone opens, in a fold, its own view's version: each player's line as
  * this seat saw it (a Corrupt player's: the table's, how well the team hid), most suspected
- * first, and every decisive moment (asked for when the
+ * first, and up to twelve decisive moments (asked for when the
  * fold is first opened, so a table of phones does not set the server to work at the end
  * for folds nobody opens). The public view's is anyone's (a TV's board holds no token); a
  * player's own view, like the record, is asked for with this page's token of the room. It
@@ -26,11 +26,15 @@ const BOARD_MOMENTS = 3;
 
 /**
  * The board's chart of every player's line (the public view's), and its top moments: as
- * many as the TV has room for at a readable size (each gives way by itself, the last first).
+ * many as the TV has room for at a readable size. Each may give way by itself, the least
+ * telling first: they stand in the list most telling first (board.js hides the last
+ * first) and are shown in the order they happened (each item's CSS order, the list being
+ * a grid).
  */
 export function tableAnalysis(room, view) {
   return analysisBlock(room, view, null, (data) => {
-    const moments = momentList(view, pickMoments(data.moments, BOARD_MOMENTS));
+    const picked = pickMoments(data.moments, BOARD_MOMENTS, view);
+    const moments = momentList(view, data, [...picked].sort((a, b) => a.rank - b.rank));
     for (const moment of moments?.children ?? []) fitOptional(moment);
     return [lineChart(view, data), moments];
   });
@@ -39,7 +43,7 @@ export function tableAnalysis(room, view) {
 /**
  * The phone's fold body, drawn (and asked of the server) only when the player opens the
  * fold: this seat's view (a spectator's or the host's: the public's). Null when this page
- * may not ask for it.
+ * may not ask for it. Its `title` is the fold's: a Corrupt player's is the table's view.
  */
 export function myAnalysis(room, view) {
   // (a Corrupt player knew every side: their own view says nothing they did not know, the
@@ -48,12 +52,13 @@ export function myAnalysis(room, view) {
   const me = corrupt ? null : view.you?.name ?? null;
   if (!mayAsk(room, me)) return null;
   const caption = corrupt ? 'analysis.caption.corrupt' : me ? 'analysis.caption.mine' : 'analysis.caption.public';
-  return () => analysisBlock(room, view, me, (data) => [
+  const body = () => analysisBlock(room, view, me, (data) => [
     h('p', { class: 'hint', text: t(caption) }),
     playerRows(view, data),
     data.moments.length ? h('h3', { class: 'analysis-moments-title', text: t('analysis.moments') }) : null,
-    momentList(view, pickMoments(data.moments, 12)),
+    momentList(view, data, pickMoments(data.moments, 12, view)),
   ]);
+  return Object.assign(body, { title: corrupt ? t('analysis.fold.table') : null });
 }
 
 /** A player's own view is the table's, like the record: asked with this page's token. */
@@ -212,11 +217,16 @@ function nudge(column) {
 
 const clip = (name) => (name.length > 13 ? `${name.slice(0, 12)}…` : name);
 
-/** The phone's rows (`analysis-row`): each other player, most suspected at the end first. */
+/**
+ * The phone's rows (`analysis-row`): each player, most suspected at the end first; in a
+ * player's own view all but themselves, in the table's view (a Corrupt player's) their
+ * own row too, marked "(you)".
+ */
 function playerRows(view, data) {
   const years = data.years;
   if (!years.length) return null;
   const end = years[years.length - 1].corrupt;
+  const me = view.you?.name ?? null;
   const names = view.players.map((p) => p.name).filter((name) => name !== data.view);
   names.sort((a, b) => (end[b] ?? 0) - (end[a] ?? 0));
   return h(
@@ -227,13 +237,30 @@ function playerRows(view, data) {
       const role = roleOf(view, name);
       return h(
         'li',
-        { testid: 'analysis-row', class: `analysis-row team-${isCorrupt(view, name) ? 'bad' : 'good'}`, data: { name, corrupt: end[name] ?? 0 } },
-        h('div', { class: 'who' }, h('bdi', { class: 'name', text: name }), role ? roleBadge(role) : null),
+        { testid: 'analysis-row', class: `analysis-row team-${isCorrupt(view, name) ? 'bad' : 'good'}`, data: { name, corrupt: end[name] ?? 0, you: name === me ? 1 : null } },
+        h(
+          'div',
+          { class: 'who' },
+          name === me ? markedName(name) : h('bdi', { class: 'name', text: name }),
+          role ? roleBadge(role) : null,
+        ),
         spark(series, name),
         h('span', { class: 'analysis-end', text: percent(end[name] ?? 0) }),
       );
     }),
   );
+}
+
+/** The player's own name with "(you)", the mark kept whole when a long name is cut short
+ * (CSSOM: allowed by the CSP). */
+function markedName(name) {
+  const cut = h('bdi', { text: name });
+  for (const [property, value] of [['overflow', 'hidden'], ['text-overflow', 'ellipsis'], ['min-width', '0']]) cut.style.setProperty(property, value);
+  const mark = h('span', { text: `\u00a0${t('analysis.you_mark')}` });
+  mark.style.setProperty('flex', 'none');
+  const box = h('span', { class: 'name' }, cut, mark);
+  box.style.setProperty('display', 'flex');
+  return box;
 }
 
 function spark(series, name) {
@@ -251,38 +278,73 @@ function spark(series, name) {
 }
 
 /**
- * The most telling moments, in the order they happened: the removals that went against the
- * evidence, then the largest single exposures and clearings, then the other removals.
+ * The moments that tell the game's story, at most `count`, in the order they happened,
+ * each with its `rank` (0: the most telling). First the best of each kind, in this order:
+ * the catch that ended the game, a removal against the evidence, an exposure or clearing
+ * that found the truth (a Corrupt exposed, a Good player cleared), another catch, one
+ * that misled; then the rest by weight. A removal against the evidence that points at the
+ * same most suspected player as an earlier one weighs less (the table kept missing one
+ * player: told once), and a removal that merely lost a Good player weighs least.
  */
-function pickMoments(moments, count) {
-  const weight = (m) => {
-    if (m.verdict === 'good_removed_against_evidence') return 3;
-    if (m.kind === 'exposed' || m.kind === 'cleared') return 1 + Math.abs(m.after - m.before);
-    return m.verdict === 'corrupt_caught' ? 1 : 0.5;
-  };
-  return [...moments]
-    .map((m, order) => ({ m, order }))
-    .sort((a, b) => weight(b.m) - weight(a.m) || a.order - b.order)
-    .slice(0, count)
-    .sort((a, b) => a.order - b.order)
-    .map(({ m }) => m);
+export function pickMoments(moments, count, view) {
+  const last = moments.length - 1;
+  const pointed = new Set();
+  const scored = moments.map((m, order) => {
+    const jump = Math.abs((m.after ?? 0) - (m.before ?? 0));
+    const corrupt = m.role === 'corrupt_politician';
+    let kind = 'lost';
+    let weight = 0.5;
+    if (m.verdict === 'corrupt_caught') {
+      const ended = order === last && m.kind === 'eliminated' && view?.outcome?.reason === 'corrupt_purge';
+      kind = ended ? 'end' : 'catch';
+      weight = ended ? 10 : m.kind === 'eliminated' ? 4 : 3;
+    } else if (m.verdict === 'good_removed_against_evidence') {
+      const again = pointed.has(m.most_suspected);
+      pointed.add(m.most_suspected);
+      kind = again ? 'again' : 'against';
+      weight = (again ? 1 : 3) + (m.most_suspected_corrupt ?? 0) - (m.corrupt ?? 0);
+    } else if (m.kind === 'exposed' || m.kind === 'cleared') {
+      const truth = (m.kind === 'exposed') === corrupt;
+      kind = truth ? 'telling' : 'misled';
+      weight = (truth ? 2 : 1) + jump;
+    }
+    return { m, order, kind, weight };
+  });
+  const byWeight = [...scored].sort((a, b) => b.weight - a.weight || a.order - b.order);
+  const chosen = [];
+  for (const kind of ['end', 'against', 'telling', 'catch', 'misled']) {
+    const best = byWeight.find((s) => s.kind === kind);
+    if (best && chosen.length < count) chosen.push(best);
+  }
+  for (const s of byWeight) if (chosen.length < count && !chosen.includes(s)) chosen.push(s);
+  return chosen
+    .map((s, rank) => ({ ...s.m, rank, order: s.order }))
+    .sort((a, b) => a.order - b.order);
 }
 
-function momentList(view, moments) {
+/** The moments in words (`analysis-moment`), each shown in the order it happened (its CSS
+ * order: the list may stand in another, the board's most telling first). */
+function momentList(view, data, moments) {
   if (!moments.length) return null;
+  const me = data.view === 'public' ? view.you?.name ?? null : data.view;
   return h(
     'ul',
     { class: 'analysis-moments' },
-    moments.map((m) => h('li', { testid: 'analysis-moment', data: { kind: m.kind, verdict: m.verdict ?? null }, text: momentText(m) })),
+    moments.map((m) => {
+      const item = h('li', { testid: 'analysis-moment', data: { kind: m.kind, verdict: m.verdict ?? null, rank: m.rank }, text: momentText(m, me) });
+      item.style.setProperty('order', String(m.order)); // (CSSOM: allowed by the CSP)
+      return item;
+    }),
   );
 }
 
-function momentText(m) {
-  const params = { year: m.year, player: m.player, role: roleTitle(m.role) };
+/** One moment in words (as `korapsyon analyse` words it: cli/analyse.py `_moment`); the
+ * player whose phone it is is "you" beside their name. */
+function momentText(m, me = null) {
+  const role = m.player === me ? `${roleTitle(m.role)}, ${t('analysis.you')}` : roleTitle(m.role);
+  const params = { year: m.year, player: m.player, role };
   if (m.kind === 'exposed' || m.kind === 'cleared') {
-    const key = `analysis.by.${m.by}`;
-    const by = t(key) === key ? t('analysis.by.other') : t(key); // (a kind with no words yet)
-    return t(`analysis.moment.${m.kind}`, { ...params, by, before: percent(m.before), after: percent(m.after) });
+    return t(`analysis.moment.${m.kind}`, { ...params, by: byWords(m), before: percent(m.before), after: percent(m.after) });
   }
   return t(`analysis.moment.${m.verdict}`, {
     ...params,
@@ -291,4 +353,10 @@ function momentText(m) {
     other: m.most_suspected ?? '',
     q: percent(m.most_suspected_corrupt ?? 0),
   });
+}
+
+/** What moved the player: whose, when the moment says (a claimant, a President...). */
+function byWords(m) {
+  const known = (key, params) => (t(key, params) === key ? null : t(key, params)); // (a kind with no words yet)
+  return (m.by_player && known(`analysis.by_player.${m.by}`, { who: m.by_player })) ?? known(`analysis.by.${m.by}`) ?? t('analysis.by.other');
 }

@@ -107,7 +107,7 @@ function fold(name, body) {
         }
       },
     },
-    h('summary', { text: t(`end.fold.${name}`) }),
+    h('summary', { text: later?.title ?? t(`end.fold.${name}`) }), // (analysis.js may name its fold)
     later ? null : body,
   );
   if (opened.has(name)) drawBody();
