@@ -341,4 +341,20 @@ def test_the_last_game_stays_a_tap_away_after_a_rematch(live: Live, tabs: Tabs) 
     phone.page.wait_for_url(re.compile(rf"room={new}&previous={code}$"))
     assert role_shown(phone)  # back in the seat
     expect(phone.el("last-game-link")).to_be_visible()
+    phone.page.goto("/")  # a closed tab: the lobby's way back (no ?previous) keeps it
+    phone.el("rejoin-button").click()
+    phone.page.wait_for_url(re.compile(rf"/play\?room={new}$"))
+    expect(phone.el("last-game-link")).to_have_attribute("href", f"/play?room={code}&review=1")
+
+    # the new game over too, its end says nothing more of a "new game", but the link stays
+    others = {n: tokens[n] for n in tokens if n not in (host_name, reader)}
+    seats = Seats(live, new, host_token, others)
+    game = live.game(new)
+    seats.until(lambda: game.outcome is not None, phones=[host, phone])
+    seats.close()
+    expect(phone.el("end-screen")).to_be_visible()
+    news = phone.el("last-game").locator(".last-game-new")
+    expect(news).to_have_count(1)
+    expect(news).to_be_hidden()
+    expect(phone.el("last-game-link")).to_be_visible()
     tabs.assert_clean()

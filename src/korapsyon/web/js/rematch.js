@@ -31,7 +31,7 @@ let asking = null;
 
 /** A room code as the pages write it (`?room=`, `?previous=`), or null. */
 function codeOf(value) {
-  const code = value?.trim().toUpperCase();
+  const code = typeof value === 'string' ? value.trim().toUpperCase() : null;
   return code && /^[A-Z0-9]{1,16}$/.test(code) ? code : null;
 }
 
@@ -57,7 +57,7 @@ export function moveOn(code, next, asked = false) {
   const path = `${location.pathname}?${search}`;
   const there = next.url ? new URL(next.url).origin : location.origin;
   if (there === location.origin) {
-    if (Object.keys(tokens).length) saveTokens(next.code, tokens);
+    if (Object.keys(tokens).length) saveTokens(next.code, { ...tokens, previous: code }); // (a page opened without `?previous`)
     location.assign(path);
   } else {
     location.assign(handOver(`${there}${path}`, tokens)); // kept there, not here
@@ -165,14 +165,16 @@ export function rematchArea(room, onError) {
 
 /**
  * The way back to the game this page's table played before this one (`?previous=OLD`,
- * set by `moveOn`), or null: `last-game`, a link to that room's end screen as it ended
+ * set by `moveOn`, or kept with the room's tokens: the lobby's way back opens the room
+ * without it), or null: `last-game`, a link to that room's end screen as it ended
  * (`?review=1`), on the same page kind (a spectator's stays a spectator's). The page puts
  * it where it is seen first (docs/CLIENT.md).
  */
 export function lastGame() {
   const search = new URLSearchParams(location.search);
-  const previous = codeOf(search.get('previous'));
-  if (!previous || previous === codeOf(search.get('room'))) return null;
+  const room = codeOf(search.get('room'));
+  const previous = codeOf(search.get('previous')) ?? (room ? codeOf(loadTokens(room).previous) : null);
+  if (!previous || previous === room) return null;
   const there = new URLSearchParams({ room: previous, review: '1' });
   if (search.has('spectate')) there.set('spectate', search.get('spectate'));
   return h(
