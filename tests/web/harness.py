@@ -598,6 +598,20 @@ def skeleton(tab: Tab) -> Any:
     return (panel if panel.count() else night).evaluate(SKELETON)
 
 
+def ask_then_confirm(tab: Tab, ask: Locator, not_now: str, yes: str, arm_ms: int = 700) -> None:
+    """Tap ``ask`` (a button that asks first, in place), see the safe answer ``not_now``
+    focused and the confirming ``yes`` not yet taking taps, let the page's installed clock
+    (``page.clock``, paused) run ``arm_ms``, and tap ``yes`` once it takes them."""
+    ask.click()
+    expect(tab.el(not_now)).to_be_focused()  # (a stray Enter does nothing)
+    confirm = tab.el(yes)
+    expect(confirm).to_be_disabled()
+    tab.page.clock.run_for(arm_ms)
+    expect(confirm).to_be_enabled()
+    tab.page.clock.resume()
+    confirm.click()
+
+
 def hold(tab: Tab, target: Locator) -> None:
     """Press and hold (the role card): the mouse stays down until :func:`release`."""
     dismiss_nightfall(tab)

@@ -24,6 +24,7 @@ from tests.server.live import Live
 from tests.web.harness import (
     Tab,
     Tabs,
+    ask_then_confirm,
     decide,
     has_decision,
     option_values,
@@ -205,13 +206,7 @@ def test_R35_the_witness_asks_first_and_a_double_tap_sends_nothing(
     expect(phone.el("testified")).to_have_count(0)
 
     # asked again, and "Testify" once it takes taps: exactly one act
-    phone.el("confirm").click()
-    expect(phone.el("witness-not-now")).to_be_focused()  # (a stray Enter sends nothing)
-    expect(yes).to_be_disabled()
-    page.clock.run_for(700)
-    expect(yes).to_be_enabled()
-    page.clock.resume()
-    yes.click()
+    ask_then_confirm(phone, phone.el("confirm"), "witness-not-now", "witness-yes")
     expect(phone.el("testified")).to_be_visible()
     assert sent == [{"action": "witness", "player": omb}]
     assert live.game(code).witness_used

@@ -3,7 +3,8 @@
  *
  * On a phone, short: first this player's own result in words of their team ("You won",
  * "You lost", or what a draw means), then the table's result and why (no rule ids), the
- * host's one-tap "play again" (everyone else is told that their page will follow), and
+ * host's "play again", which asks first (everyone else is told that their page will
+ * follow, and that these results stay a tap away; rematch.js), and
  * the details folded: the night-by-night reveal, who looked Corrupt to this player Year
  * by Year, everyone's role, the Year-by-Year recap.
  * On the board, large: the table's result, the night-by-night reveal and its chart, who
@@ -18,7 +19,7 @@ import { showError } from './shell.js';
 import { roleTitle, t } from './i18n.js';
 import { recap } from './timeline.js';
 import { nightReveal, revealTable } from './nights.js';
-import { rematchButton } from './rematch.js';
+import { rematchArea } from './rematch.js';
 import { roleBadge } from './roles.js';
 import { errorText, teamName } from './words.js';
 
@@ -29,7 +30,6 @@ export function endScreen(room, view) {
   const board = document.body.classList.contains('page-board');
   const roles = rolesRevealed(view);
   const years = recap(room.story());
-  const follow = view.you ? 'end.rematch_wait' : 'end.rematch_follow';
   const both = bothReached(view);
   return h(
     'section',
@@ -47,7 +47,7 @@ export function endScreen(room, view) {
       h(
         'div',
         { class: 'end-actions' },
-        rematchButton(room, (exc) => showError(errorText(exc))) ?? h('p', { testid: 'rematch-hint', class: 'hint', text: `🔁 ${t(follow)}` }),
+        rematchArea(room, (exc) => showError(errorText(exc))),
         board ? null : recordButton(room),
       ),
     ),

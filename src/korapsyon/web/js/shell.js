@@ -16,7 +16,7 @@ import { LANGUAGES, bindLanguageSelect, loadLanguage, t, translateStatic } from 
 import { Link } from './net.js';
 import { loadTokens, receiveTokens, saveTokens } from './tokens.js';
 import { Awake, buildBar, clearError, setConnection, showError } from './bar.js';
-import { moveOn } from './rematch.js';
+import { lastGame, moveOn } from './rematch.js';
 import { errorText } from './words.js';
 
 export { clearError, showError };
@@ -24,7 +24,8 @@ export { clearError, showError };
 /**
  * Keep the tokens another worker handed over for the page's room (`receiveTokens`), load
  * the catalog, draw the page's top (the name, the language picker) into its `<header>`
- * and the status bar under it, and translate the static text.
+ * and the status bar under it (and, on a page that moved on after a rematch, the way back
+ * to the game before: rematch.js `lastGame`), and translate the static text.
  * `redraw()` runs after the language changes.
  */
 export async function startPage(kind, redraw) {
@@ -46,6 +47,9 @@ export async function startPage(kind, redraw) {
     ),
   );
   buildBar(kind, header);
+  const back = kind === 'lobby' ? null : lastGame(); // (after a rematch: the game before, seen first)
+  if (back && kind === 'play') document.querySelector('main').before(back);
+  else if (back) header.querySelector('.top-tools').prepend(back);
   translateStatic();
   bindLanguageSelect(select, kind === 'lobby' ? 'play' : kind, () => {
     const connection = byTestId('connection');
