@@ -73,7 +73,7 @@ class BehaviourModel:
     pick_bad: tuple[float, ...] = (0.03, 0.92, 0.05)
     pick_good_tilt: float = 0.8
     large_bad: float = 0.95
-    large_good: float = 0.8
+    large_good: float = 0.15
     stand: dict[Role, float] = field(
         default_factory=lambda: {
             Role.CORRUPT_POLITICIAN: 0.45,
