@@ -28,7 +28,7 @@
  * by side.
  */
 
-import { h } from './dom.js';
+import { armedAfter, h } from './dom.js';
 import { t, tn } from './i18n.js';
 import { cardName, nameList } from './words.js';
 
@@ -43,9 +43,6 @@ const CORRUPT_PLANS = [
 const DECOY_PLANS = [{ sure: 0 }, { sure: 1 }, { sure: 2 }, { sure: 3 }];
 const LETTERS = ['A', 'B', 'C', 'D'];
 
-/** How long the Witness's "Testify" waits before it takes taps (as the waiting room's
- * "Remove", waiting.js): the second tap of a double tap lands on it, disabled. */
-const WITNESS_ARM_MS = 700;
 
 /** What a plan means, in words. */
 function planText(plan) {
@@ -382,14 +379,7 @@ export class Decisions {
           this.send(key, this.actionOf(view, choice, {}), null);
         },
       });
-      // (armed a moment after it first appeared, a redraw since or not)
-      const wait = this.asking.at + WITNESS_ARM_MS - performance.now();
-      if (wait > 0) {
-        yes.disabled = true;
-        setTimeout(() => {
-          yes.disabled = false;
-        }, wait);
-      }
+      armedAfter(yes, this.asking.at); // (a double tap's second lands on it, disabled)
       body = h(
         'div',
         { testid: 'witness-ask', class: 'witness-ask', role: 'group', 'aria-labelledby': 'witness-ask-q' },

@@ -226,3 +226,22 @@ export function placed(el, property, percent) {
   el.style.setProperty(property, `${percent}%`);
   return el;
 }
+
+/** How long a confirming button waits before it takes taps (the Witness's "Testify", the
+ * host's "Play again"): the second tap of a double tap lands on it, disabled. */
+const ARM_MS = 700;
+
+/**
+ * Keep `button` disabled until ARM_MS after `since` (a `performance.now()` when its
+ * question first appeared), so that a redraw meanwhile does not arm it early; returns it.
+ */
+export function armedAfter(button, since) {
+  const wait = since + ARM_MS - performance.now();
+  if (wait > 0) {
+    button.disabled = true;
+    setTimeout(() => {
+      button.disabled = false;
+    }, wait);
+  }
+  return button;
+}

@@ -14,14 +14,11 @@
  * room as it ended (`?review=1`: it does not move on), with the way back to the new game.
  */
 
-import { h } from './dom.js';
+import { armedAfter, h } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './net.js';
 import { handOver, loadTokens, saveTokens } from './tokens.js';
 
-/** How long the confirming "Play again" waits before it takes taps (as the Witness's
- * "Testify", decide.js): the second tap of a double tap lands on it, disabled. */
-const ARM_MS = 700;
 
 let moving = false;
 
@@ -130,14 +127,7 @@ export function rematchArea(room, onError) {
         }
       },
     });
-    // (armed a moment after it first appeared, a redraw since or not)
-    const wait = mine.at + ARM_MS - performance.now();
-    if (wait > 0) {
-      yes.disabled = true;
-      setTimeout(() => {
-        yes.disabled = false;
-      }, wait);
-    }
+    armedAfter(yes, mine.at); // (a double tap's second lands on it, disabled)
     return h(
       'div',
       { testid: 'rematch-ask', class: 'rematch-ask', role: 'group', 'aria-labelledby': 'rematch-ask-q' },
