@@ -28,8 +28,8 @@ def test_tuning_moves_an_unbalanced_count_toward_the_band() -> None:
     before = simulate(SimConfig((12,), len(chosen.heuristic), seed=5), workers=1)
     default_rate = sum(r.winner == "good" for r in before) / len(before)
     assert abs(rate - 0.5) < abs(default_rate - 0.5)
-    fund = chosen.ruleset.targets(12)[1]  # a shorter race for the Corrupt if Good led
-    assert fund < 17 if default_rate > 0.5 else fund > 17
+    fund = chosen.ruleset.targets(12)[1]  # Good led: a shorter race for the Corrupt
+    assert default_rate > 0.5 and fund < 17
     assert outcome.games == {"heuristic": 7 * 30 + 3 * 60 + 1 * 120, "search": 0}
     assert outcome.games["heuristic"] == plan.cost()[0]
 

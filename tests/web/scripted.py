@@ -6,7 +6,10 @@ as a real phone would be; the host's client ends each discussion (R-35)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import random
+import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -16,7 +19,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from korapsyon.rules.roles import Role
 from korapsyon.server.frames import merged
-from tests.server.live import Live, start
+from tests.server.live import Live, make_room, open_client, play, start
 from tests.web.harness import (
     Tab,
     Tabs,
@@ -237,3 +240,35 @@ def plain(text: str | None) -> str:
     """Text as read: without the isolates around names and numbers (FSI, PDI) and the word
     joiners that keep a term of Years ("1", en dash, "2") on one line."""
     return (text or "").translate({0x2068: None, 0x2069: None, 0x2060: None})
+
+
+def played(live: Live, names: list[str]) -> tuple[str, str, dict[str, str]]:
+    """A room of ``names`` whose seats play a whole game of random legal choices over
+    WebSockets (on an event loop in a thread: Playwright's is this one's): (code, host
+    token, name -> seat token)."""
+    code, host_token, tokens = make_room(live, names)
+    start(live, code, host_token)
+    wait_for_game(live, code)
+
+    async def game() -> None:
+        seats = {name: await open_client(live, code, token=t) for name, t in tokens.items()}
+        host = await open_client(live, code, host_token=host_token)
+        try:
+            await play(seats, host, random.Random(len(names)))
+        finally:
+            for client in [*seats.values(), host]:
+                await client.ws.close()
+
+    failed: list[BaseException] = []
+    thread = threading.Thread(target=lambda: _record(failed, lambda: asyncio.run(game())))
+    thread.start()
+    thread.join(120)
+    assert not thread.is_alive() and not failed, f"the game was not played: {failed}"
+    return code, host_token, tokens
+
+
+def _record(failed: list[BaseException], run: Any) -> None:
+    try:
+        run()
+    except BaseException as exc:  # (handed to the test's thread)
+        failed.append(exc)

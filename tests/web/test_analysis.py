@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from korapsyon.rules.roles import Role
 from tests.server.live import Live
 from tests.web.harness import Tabs, roles_of, tid
-from tests.web.test_board_tv import _played
+from tests.web.scripted import played
 from tests.web.tvgame import NAMES
 
 PICK = """async ([moments, count]) => {
@@ -93,7 +93,7 @@ def test_a_corrupt_players_fold_is_the_tables_view_and_marks_them(live: Live, ta
     """At the end of a played game a Corrupt player's phone (360x640): the fold is titled as
     the table's view, its rows are every player's, their own marked "(you)", and a moment
     about them says "you"."""
-    code, _, tokens = _played(live, NAMES[:13])
+    code, _, tokens = played(live, NAMES[:13])
     roles = roles_of(live.game(code))
     name = next(n for n in tokens if roles[n] is Role.CORRUPT_POLITICIAN)
     phone = tabs.open(

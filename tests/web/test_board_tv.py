@@ -12,11 +12,8 @@ chart showed a Year that lost 9 as a rise."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-import random
 import re
-import threading
 from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
@@ -29,8 +26,9 @@ from playwright.sync_api import expect
 from korapsyon.rules.roles import Role
 from korapsyon.rules.steps import Step
 from korapsyon.selfplay import table
-from tests.server.live import Live, make_room, open_client, play, start
+from tests.server.live import Live, start
 from tests.web.harness import Tab, Tabs, api_room, api_seat, tid, wait_for_game
+from tests.web.scripted import played
 from tests.web.tvgame import NAMES, TvGame
 
 SCREENS: list[tuple[int, int, float, str]] = [  # width, height, pixel ratio, language
@@ -501,38 +499,6 @@ MOMENT_RANKS = """() => [...document.querySelectorAll('[data-testid="analysis-mo
 it is shown, its place in the order the moments happened, and its top on the screen."""
 
 
-def _played(live: Live, names: list[str]) -> tuple[str, str, dict[str, str]]:
-    """A room of ``names`` whose seats play a whole game of random legal choices over
-    WebSockets (on an event loop in a thread: Playwright's is this one's): (code, host
-    token, name -> seat token)."""
-    code, host_token, tokens = make_room(live, names)
-    start(live, code, host_token)
-    wait_for_game(live, code)
-
-    async def game() -> None:
-        seats = {name: await open_client(live, code, token=t) for name, t in tokens.items()}
-        host = await open_client(live, code, host_token=host_token)
-        try:
-            await play(seats, host, random.Random(len(names)))
-        finally:
-            for client in [*seats.values(), host]:
-                await client.ws.close()
-
-    failed: list[BaseException] = []
-    thread = threading.Thread(target=lambda: _record(failed, lambda: asyncio.run(game())))
-    thread.start()
-    thread.join(120)
-    assert not thread.is_alive() and not failed, f"the game was not played: {failed}"
-    return code, host_token, tokens
-
-
-def _record(failed: list[BaseException], run: Any) -> None:
-    try:
-        run()
-    except BaseException as exc:  # (handed to the test's thread)
-        failed.append(exc)
-
-
 @pytest.mark.parametrize("players", [13, 16])
 def test_the_end_analysis_reads_from_the_sofa_on_a_tv(
     live: Live, tabs: Tabs, players: int, tmp_path: Path
@@ -544,7 +510,7 @@ def test_the_end_analysis_reads_from_the_sofa_on_a_tv(
     board's smallest body text (12 px at 720p, 18 px at 1080p; the chart's words were
     drawn at 9-10 px at 720p), no two names overlap, and the end screen still fits
     without scrolling."""
-    code, host_token, _ = _played(live, NAMES[:players])
+    code, host_token, _ = played(live, NAMES[:players])
     store = {f"korapsyon:{code}": {"host_token": host_token}}
     for width, height, lang in [(1280, 720, "en"), (1920, 1080, "en"), (1280, 720, "fil")]:
         board = tv(tabs, f"/board?room={code}", (width, height, 1, lang), store)
@@ -585,7 +551,7 @@ def test_the_end_fund_chart_reads_from_the_sofa_on_a_tv(
     the chart, and the end screen still fits without scrolling.
     On a 360x640 phone the same chart, in the end's night-by-night fold, keeps to the
     phone's smallest body text and its width."""
-    code, host_token, tokens = _played(live, NAMES)
+    code, host_token, tokens = played(live, NAMES)
     store = {f"korapsyon:{code}": {"host_token": host_token}}
     screens = [(1280, 720, "en"), (1920, 1080, "en"), (1280, 720, "fil"), (1920, 1080, "fil")]
     for width, height, lang in screens:

@@ -277,7 +277,6 @@ def test_play_again_asks_first_and_a_double_tap_deals_nothing(
     expect(yes).to_be_disabled()  # (not yet armed: the clock stands still)
     expect(host.el("rematch-not-now")).to_have_text(words["end.rematch_not_now"])
     yes.click(force=True)  # a quick tap as it appears
-    page.screenshot(path=f"/tmp/rematch-ask-{screen}-{locale}-{size[0]}.png")
 
     host.el("rematch-not-now").click()  # back as it was
     expect(ask).to_have_count(0)
@@ -318,8 +317,6 @@ def test_the_last_game_stays_a_tap_away_after_a_rematch(live: Live, tabs: Tabs) 
         expect(tab.el("last-game-link")).to_have_text(words["end.last_game"])
     expect(phone.el("last-game")).to_contain_text(words["end.rematch_arrived"])
     expect(phone.el("last-game")).to_be_in_viewport()  # the first thing the phone shows
-    phone.page.screenshot(path="/tmp/rematch-arrived-phone.png")
-    board.page.screenshot(path="/tmp/rematch-arrived-board.png")
 
     phone.el("last-game-link").click()
     phone.page.wait_for_url(re.compile(rf"room={code}&review=1$"))
@@ -329,13 +326,11 @@ def test_the_last_game_stays_a_tap_away_after_a_rematch(live: Live, tabs: Tabs) 
     assert f"room={code}&" in phone.page.url  # not moved on by it
     phone.page.locator(f'{tid("end-fold")}[data-fold="analysis"] summary').click()
     expect(phone.el("analysis")).to_be_visible()
-    phone.page.screenshot(path="/tmp/rematch-review-phone.png")
 
     board.el("last-game-link").click()
     board.page.wait_for_url(re.compile(rf"/board\?room={code}&review=1$"))
     expect(board.el("fund-chart")).to_be_visible()
     expect(board.el("rematch-next")).to_be_visible()
-    board.page.screenshot(path="/tmp/rematch-review-board.png")
 
     to_new.click()
     phone.page.wait_for_url(re.compile(rf"room={new}&previous={code}$"))

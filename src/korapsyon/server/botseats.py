@@ -99,10 +99,8 @@ class BotSeats:
         self.away_checks: dict[str, asyncio.TimerHandle] = {}
         # a person's seat whose phone is not here as the game starts (a rematch's seat its
         # phone never opened, a restart) is away from now on, as if the phone had just left
-        room = play.room
-        here = {c.seat for c in room.connections if c.seat is not None and not c.closed}
-        for seat in room.seats:
-            if seat.bot is None and seat.stand_in is None and seat.name not in here:
+        for seat in play.room.seats:
+            if seat.bot is None and seat.stand_in is None and not self.connected(seat.name):
                 self.seat_left(seat.name)
 
     def add(self, name: str, kind: str, *, stand_in: bool) -> None:

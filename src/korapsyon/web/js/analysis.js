@@ -254,13 +254,7 @@ function playerRows(view, data) {
 /** The player's own name with "(you)", the mark kept whole when a long name is cut short
  * (CSSOM: allowed by the CSP). */
 function markedName(name) {
-  const cut = h('bdi', { text: name });
-  for (const [property, value] of [['overflow', 'hidden'], ['text-overflow', 'ellipsis'], ['min-width', '0']]) cut.style.setProperty(property, value);
-  const mark = h('span', { text: `\u00a0${t('analysis.you_mark')}` });
-  mark.style.setProperty('flex', 'none');
-  const box = h('span', { class: 'name' }, cut, mark);
-  box.style.setProperty('display', 'flex');
-  return box;
+  return h('span', { class: 'name you' }, h('bdi', { text: name }), h('span', { class: 'you-mark', text: `\u00a0${t('analysis.you_mark')}` }));
 }
 
 function spark(series, name) {

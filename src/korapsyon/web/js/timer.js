@@ -7,6 +7,7 @@
 import { h } from './dom.js';
 import { stepTitle, t } from './i18n.js';
 import { standInControls } from './standin.js';
+import { BALLOTS } from './words.js';
 
 export class Countdown {
   /** Shows the countdown in `el` (an element, or several that show the same clock),
@@ -120,13 +121,10 @@ function endDetail(view) {
   if (step === 'hidden') return t('timer.end_night');
   if (step === 'discussion') return t('timer.end_discussion');
   const counted = ballot?.cast !== undefined && ballot.voters?.length;
-  if (!counted || !VOTES.has(step)) return t('timer.end_other');
+  if (!counted || !BALLOTS.has(step)) return t('timer.end_other');
   const key = step === 'committee_vote' ? 'timer.end_committee' : 'timer.end_vote';
   return t(key, { cast: ballot.cast, of: ballot.voters.length });
 }
-
-/** The steps whose answers are votes (the others' answers are choices: `end_other`). */
-const VOTES = new Set(['elect', 'elect_runoff', 'committee_vote', 'witness_vote', 'forced_jail_vote', 'jail_vote', 'jail_runoff']);
 
 /** Ask once before a step is ended early: what it does, then "keep going" or "end it".
  * (`view` is the one the controls were drawn for; the sheet reads the latest, whose count

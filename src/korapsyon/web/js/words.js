@@ -8,7 +8,7 @@
 import { language, roleTitle, stepTitle, t } from './i18n.js';
 
 /** The steps that are votes: ended early, those who had not voted did not vote (R-72). */
-const BALLOTS = new Set(['elect', 'elect_runoff', 'committee_vote', 'witness_vote', 'forced_jail_vote', 'jail_vote', 'jail_runoff']);
+export const BALLOTS = new Set(['elect', 'elect_runoff', 'committee_vote', 'witness_vote', 'forced_jail_vote', 'jail_vote', 'jail_runoff']);
 
 /** The votes whose tally counts "yes" and "no" (R-35's Witness vote, the forced vote). */
 const YES_NO_VOTES = new Set(['witness_vote', 'forced_jail_vote']);
