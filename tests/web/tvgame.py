@@ -154,7 +154,11 @@ class TvGame:
         sent: set[str] = set()
         while self.where() == here:
             for name, client in self.clients.items():
-                action = None if name in sent else self.decide(name, client.state)
+                # only a seat whose own view is at this step: the host's may lag behind the
+                # seats' (then a seat already past it would act in the next step twice)
+                now = client.state or {}
+                behind = (now.get("year"), now.get("step")) != (year, step)
+                action = None if name in sent or behind else self.decide(name, client.state)
                 if action is not None:
                     sent.add(name)
                     await client.send_numbered({"type": "act", "action": action})
