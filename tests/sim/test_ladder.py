@@ -149,6 +149,7 @@ def test_a_pairing_can_have_its_own_number_of_games() -> None:
         (["--games-for", "heuristic:random"], "GOOD:BAD=N"),
         (["--games-for", "heuristic:random=-1"], "0 or more"),
         (["--players", "30"], "30"),
+        (["--rule", "max_years"], "key=value"),
     ],
 )
 def test_bad_options_are_refused_clearly(args: list[str], message: str) -> None:
@@ -183,3 +184,20 @@ def test_a_resumed_ladder_counts_the_games_it_read_back_as_done(tmp_path: Path) 
     steps: list[int] = []
     run(config, progress=steps.append, results=saved)
     assert steps[0] == 4 * 2 and sum(steps) == 4 * 3
+
+
+def test_a_ladder_under_other_rules_plays_its_own_games(tmp_path: Path) -> None:
+    """``--rule`` sets the rules of every game, as in simulate, and a results file keeps
+    games of different rules apart: the default rules' games are not read back as the
+    changed rules' games, nor the other way round."""
+    saved = tmp_path / "games.jsonl"
+    default = _ladder("--games", "6", "--seed", "3", "--workers", "1", "--results", str(saved))
+    rule = ("--rule", "public_spending_target=9:4")  # a race two projects win
+    short = _ladder("--games", "6", "--seed", "3", "--results", str(saved), *rule)
+    assert short["rules"] == ["public_spending_target=9:4"] and default["rules"] == []
+    assert len(saved.read_text().splitlines()) == 2 * 4 * 6  # nothing read across rules
+    assert short["pairings"] != default["pairings"]
+    again = _ladder("--games", "6", "--seed", "3", "--workers", "2", *rule)
+    assert again == short
+    played = [json.loads(line) for line in saved.read_text().splitlines()]
+    assert {g["rules"] for g in played} == {"", '{"public_spending_target": 4}'}

@@ -52,15 +52,22 @@ def _games_for(pairs: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     metavar="GOOD:BAD=N",
     help="Games for one pairing instead, e.g. heuristic:heuristic=2000 (repeatable).",
 )
+@click.option(
+    "--rule",
+    "rules",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A ruleset option, as simulate takes it, e.g. corruption_fund_target=13:14 (repeatable).",
+)
 @seed_option
 @workers_option
 @click.option(
     "--results",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="A file of played games (JSON lines): games it holds for this seed and player "
-    "count are read instead of played, new ones appended, so a run can stop and resume "
-    "(start a new file when the bots or the rules change).",
+    help="A file of played games (JSON lines): games it holds for this seed, player "
+    "count and rules are read instead of played, new ones appended, so a run can stop and "
+    "resume (start a new file when the bots change).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def ladder(
@@ -69,6 +76,7 @@ def ladder(
     kinds: str,
     games: int,
     games_for: tuple[str, ...],
+    rules: tuple[str, ...],
     seed: int,
     workers: int | None,
     results: Path | None,
@@ -86,6 +94,7 @@ def ladder(
             games,
             seed,
             _games_for(games_for),
+            rules,
         )
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None

@@ -19,7 +19,7 @@ Wald intervals from the observed information on the log-odds scale, where this l
 is close to quadratic. Ratings are printed in Elo points (400 / ln 10 per unit of
 log-odds).
 
-Why one module of ~470 lines: it is one pipeline, read in order - play (and the results
+Why one module of ~490 lines: it is one pipeline, read in order - play (and the results
 file), tally, fit, verdict, report and text - each stage a few short functions over the
 previous stage's output.
 """
@@ -37,7 +37,8 @@ from typing import Any
 import numpy as np
 
 from ..bots.kinds import AGENT_KINDS
-from .runner import SimConfig, play_one
+from ..rules.ruleset import Ruleset
+from .runner import SimConfig, parse_rules, play_one
 from .stats import wilson
 
 DEFAULT_KINDS = ("random", "heuristic", "search")
@@ -59,6 +60,7 @@ class Played:
     winner: str
     reason: str
     years: int
+    rules: str = ""  # LadderConfig.rules_key: "" under the default rules
 
     def to_json(self) -> str:
         return json.dumps(self.__dict__)
@@ -73,8 +75,10 @@ class LadderConfig:
     games: int = 100
     seed: int = 0
     games_for: tuple[tuple[str, int], ...] = ()  # ("good:bad", games)
+    rules: tuple[str, ...] = ()  # ``--rule`` options, as simulate takes them
 
     def __post_init__(self) -> None:
+        self.ruleset()  # a bad option is refused here, before any game
         unknown = [k for k in self.kinds if k not in AGENT_KINDS]
         if unknown:
             raise ValueError(
@@ -99,16 +103,27 @@ class LadderConfig:
     def games_of(self, good: str, bad: str) -> int:
         return dict(self.games_for).get(f"{good}:{bad}", self.games)
 
+    def ruleset(self) -> Ruleset:
+        """The rules every game of this ladder is played under (``rules`` at its size)."""
+        base, per_count = parse_rules(self.rules)
+        return dict(per_count).get(self.players, base)
+
+    @property
+    def rules_key(self) -> str:
+        """The ruleset as a results file marks its games: "" for the default rules, else
+        the options that differ from them (the wire form omits defaults), as sorted JSON."""
+        changed = self.ruleset().to_wire()
+        return json.dumps(changed, sort_keys=True) if changed else ""
+
 
 # ---------------------------------------------------------------------------- playing
-def _play(good: str, bad: str, players: int, seed: int, indices: Sequence[int]) -> list[Played]:
-    config = SimConfig((players,), max(indices) + 1, f"{good}:{bad}", seed=seed)
+def _play(ladder: LadderConfig, good: str, bad: str, indices: Sequence[int]) -> list[Played]:
+    players, seed, key = ladder.players, ladder.seed, ladder.rules_key
+    config = SimConfig((players,), max(indices) + 1, f"{good}:{bad}", ladder.ruleset(), seed)
     out = []
     for index in indices:
-        result = play_one(config, players, index)
-        out.append(
-            Played(good, bad, players, seed, index, result.winner, result.reason, result.years)
-        )
+        r = play_one(config, players, index)
+        out.append(Played(good, bad, players, seed, index, r.winner, r.reason, r.years, key))
     return out
 
 
@@ -139,7 +154,8 @@ def run(
     called first with the number of games read back, then with each batch played."""
     known: dict[tuple[str, str, int], Played] = {}
     for game in read_results(results) if results is not None else []:
-        if game.players == config.players and game.seed == config.seed:
+        same = (game.players, game.seed, game.rules)
+        if same == (config.players, config.seed, config.rules_key):
             known[game.good, game.bad, game.index] = game
     tasks: list[tuple[str, str, list[int]]] = []
     for good, bad in config.pairings():
@@ -164,12 +180,11 @@ def run(
     try:
         if workers == 1:
             for good, bad, indices in tasks:
-                done(_play(good, bad, config.players, config.seed, indices))
+                done(_play(config, good, bad, indices))
         else:
             with ProcessPoolExecutor(max_workers=workers) as pool:
                 futures = [
-                    pool.submit(_play, good, bad, config.players, config.seed, indices)
-                    for good, bad, indices in tasks
+                    pool.submit(_play, config, good, bad, indices) for good, bad, indices in tasks
                 ]
                 for future in as_completed(futures):
                     done(future.result())
@@ -397,6 +412,7 @@ def report(
     return {
         "players": config.players,
         "seed": config.seed,
+        "rules": list(config.rules),
         "kinds": list(config.kinds),
         "pairings": rows,
         "ratings": {
@@ -415,8 +431,10 @@ def _pct(value: float | None) -> str:
 
 def text(data: Mapping[str, Any]) -> str:
     """The report as the command prints it."""
+    rules = f" ({' '.join(data['rules'])})" if data.get("rules") else ""
     lines = [
-        f"{data['players']} players, seed {data['seed']}: Good's wins per pairing (95% Wilson)",
+        f"{data['players']} players{rules}, seed {data['seed']}: Good's wins per pairing "
+        "(95% Wilson)",
         "",
         f"{'Good':<10} {'Corrupt':<10} {'games':>6} {'Good wins':>10} {'95% CI':>14} "
         f"{'draws':>6} {'model':>7}",
