@@ -387,7 +387,7 @@ def test_seed_only_game_deals_the_r02_composition(players: int, seed: int) -> No
     costs follow R-05 - the same every time for the same seed."""
     game = Game(table(players), seed=seed)
     assert composition(game.roles) == R02[players]
-    assert not game.custom_setup and not game.decks_given
+    assert not game.roles_given and not game.decks_given
     again = Game(table(players), seed=seed)
     assert again.roles == game.roles
     assert again.initial_decks == game.initial_decks
@@ -424,7 +424,7 @@ def test_custom_setups_end_and_keep_every_invariant(variant: Ruleset, data: st.D
     setup = data.draw(salted(custom_setups(rules), variant), label="setup")
     game = setup.play(*all_checkers())
     assert game.outcome is not None
-    assert game.custom_setup and game.roles == setup.roles
+    assert game.roles_given and game.roles == setup.roles
     targets = (game.public_spending_target, game.corruption_fund_target)
     assert targets == r05_targets(setup.players), "R-05: the nearest row"
 
@@ -485,7 +485,7 @@ def test_custom_setups_are_checked(roles: list[Role]) -> None:
     else is refused with a MalformedError naming the broken rule."""
     names = [f"P{i}" for i in range(len(roles))]
     if valid_custom(roles):
-        assert Game(names, roles=roles).custom_setup
+        assert Game(names, roles=roles).roles_given
         return
     with pytest.raises(MalformedError) as info:
         Game(names, roles=roles)

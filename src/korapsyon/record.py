@@ -145,7 +145,7 @@ def record_of(game: Game) -> Record:
     return Record(
         format=FORMAT,
         players=list(game.players),
-        roles=list(game.roles) if game.custom_setup else None,
+        roles=list(game.roles) if game.roles_given else None,
         seed=game.seed,
         ruleset=game.ruleset,
         decks=Decks(list(small), list(large)) if game.decks_given else None,

@@ -45,7 +45,7 @@ def test_R01_default_setup_plays_with_9_to_16_players(n: int) -> None:
     game = Game(seat_names(n), seed=n)
     assert step_of(game) is Step.HIDDEN
     assert len(game.to_act) == n
-    assert not game.roles_given and not game.custom_setup
+    assert not game.roles_given
 
 
 @pytest.mark.parametrize("n", [5, 8, 17, 20])
@@ -250,7 +250,7 @@ def test_R06_deal_is_uniform_over_seats() -> None:
 def test_R06_a_fixed_deal_is_used_as_given() -> None:
     game = table()
     assert game.roles == tuple(ROLES)
-    assert game.roles_given and game.custom_setup
+    assert game.roles_given
     assert player_view(game, "Mia")["you"]["role"] == "corrupt_politician"
 
 

@@ -272,12 +272,6 @@ class GameState:
 
     # ------------------------------------------------------------------ queries
     @property
-    def custom_setup(self) -> bool:
-        """The old name of :attr:`roles_given`: the roles were given, not dealt from the
-        seed - whether or not they follow the R-02 table (a server deals them itself)."""
-        return self.roles_given
-
-    @property
     def is_over(self) -> bool:
         return self.outcome is not None
 
