@@ -199,5 +199,8 @@ def test_a_ladder_under_other_rules_plays_its_own_games(tmp_path: Path) -> None:
     assert short["pairings"] != default["pairings"]
     again = _ladder("--games", "6", "--seed", "3", "--workers", "2", *rule)
     assert again == short
+    # the default rules read back their own games only: nothing is played or appended
+    assert _ladder("--games", "6", "--seed", "3", "--results", str(saved)) == default
+    assert len(saved.read_text().splitlines()) == 2 * 4 * 6
     played = [json.loads(line) for line in saved.read_text().splitlines()]
     assert {g["rules"] for g in played} == {"", '{"public_spending_target": 4}'}
