@@ -84,7 +84,7 @@ def ladder(
 ) -> None:
     """Play a strength ladder and print Good's win rate per pairing (95% Wilson),
     Bradley-Terry ratings per side (95% intervals) and whether search beats heuristic by
-    8 points as Good and as Corrupt (issue #20). Search games cost 3-30 s each."""
+    8 points as Good and as Corrupt (issue #20). A search game at 13 players costs 10-40 s."""
     from ..sim import ladder as lad
 
     try:

@@ -4,8 +4,9 @@ issue #20's verdict on the search bot.
 
 Game ``i`` of every pairing has the same seed and deal (:func:`.runner.play_one` with the
 ladder's seed), so pairings compare on the same deals. Each game played can be appended
-to a results file (JSON lines) that a later run reads back instead of playing the game
-again: a long ladder can stop, resume and be extended a pairing at a time.
+to a results file (JSON lines, each game marked with its rules) that a later run under the
+same rules reads back instead of playing the game again: a long ladder can stop, resume
+and be extended a pairing at a time.
 
 **The model.** ``P(Good wins) = logistic(home + good[G] - corrupt[C])`` for Good kind
 ``G`` against Corrupt kind ``C``; a draw counts half a win (the ``1 - y`` half is the
@@ -160,7 +161,7 @@ def run(
     tasks: list[tuple[str, str, list[int]]] = []
     for good, bad in config.pairings():
         missing = [i for i in range(config.games_of(good, bad)) if (good, bad, i) not in known]
-        step = 1 if "search" in (good, bad) else 25  # a search game is 3-30 s: save each
+        step = 1 if "search" in (good, bad) else 25  # a search game is 10-40 s: save each
         tasks += [(good, bad, missing[i : i + step]) for i in range(0, len(missing), step)]
     if progress:  # the games read back count as done
         wanted = sum(config.games_of(good, bad) for good, bad in config.pairings())
