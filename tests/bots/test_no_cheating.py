@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from korapsyon.bots import HeuristicAgent, seat_agents
 from korapsyon.bots.agent import Agent, Prompt, play, prompt_for
+from korapsyon.bots.believer import BelieverAgent
 from korapsyon.bots.search import Budget, SearchAgent
 from korapsyon.bots.search.worlds import Table, build_world
 from korapsyon.rules import Game, Role
@@ -63,6 +64,12 @@ def test_heuristic_bot_decides_only_on_what_its_seat_may_see() -> None:
     """60 pairs of heuristic games (9-16 players, both variants), any seat."""
     compared, differing = _decisions_agree(lambda game, name: HeuristicAgent(f"bot/{name}"), 60)
     assert differing >= 300, (compared, differing)  # the check has bite
+
+
+def test_believer_bot_decides_only_on_what_its_seat_may_see() -> None:
+    """12 pairs of games: its beliefs, hence its suspicion, come from its seat's view."""
+    compared, differing = _decisions_agree(lambda game, name: BelieverAgent(f"bot/{name}"), 12)
+    assert differing >= 50, (compared, differing)
 
 
 class _PeekingAgent(HeuristicAgent):

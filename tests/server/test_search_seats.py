@@ -67,15 +67,14 @@ def test_search_bot_seats_play_a_whole_game_thinking_off_the_event_loop(
     assert on_loop and not any(on_loop), "a search bot thought on the event loop"
 
 
-def test_an_unknown_bot_kind_is_refused_and_changes_nothing() -> None:
+@pytest.mark.parametrize("kind", ["oracle", "believer"])  # (a believer is for runs only)
+def test_a_bot_kind_a_table_does_not_offer_is_refused_and_changes_nothing(kind: str) -> None:
     with in_process() as live, live.http() as http:
         created = http.post("/api/rooms", json={"settings": FAST}).json()
         auth = {"authorization": f"Bearer {created['host_token']}"}
-        refused = http.post(
-            f"/api/rooms/{created['code']}/bots", json={"kind": "oracle"}, headers=auth
-        )
+        refused = http.post(f"/api/rooms/{created['code']}/bots", json={"kind": kind}, headers=auth)
         assert refused.status_code == 400
-        assert "oracle" in refused.json()["error"]["message"]
+        assert kind in refused.json()["error"]["message"]
         assert http.get(f"/api/rooms/{created['code']}").json()["seats"] == []
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from playwright.sync_api import Route, WebSocketRoute, expect
 
-from korapsyon.bots.kinds import AGENT_KINDS
+from korapsyon.bots.kinds import SEAT_KINDS
 from korapsyon.rules.roles import Role
 from tests.server.live import Live
 from tests.web.harness import (
@@ -121,7 +121,7 @@ def test_R02_R03_the_hosts_setup_reaches_the_room(live: Live, tabs: Tabs) -> Non
     code = create_room(host, "Ana")
     seats = host.el("seat-list").locator(tid("seat-item"))
     offered = host.el("bot-kind").locator("option").evaluate_all("(os) => os.map((o) => o.value)")
-    assert sorted(offered) == sorted(AGENT_KINDS)  # every kind the server seats, no other
+    assert sorted(offered) == sorted(SEAT_KINDS)  # every kind the server seats, no other
     for count in range(2, 12):
         host.el("add-bot").click()
         expect(seats).to_have_count(count)

@@ -5,6 +5,7 @@
 * :mod:`.random_bot` - uniformly random legal actions;
 * :mod:`.heuristic` - the default bot, which plays every role sensibly;
 * :mod:`.beliefs` - who probably holds which role, from one view's events;
+* :mod:`.believer` - the heuristic, its Good seats suspecting from their beliefs;
 * :mod:`.search` - the ``search`` bot: determinised Monte Carlo over worlds drawn from its
   beliefs, with heuristic roll-outs;
 * :mod:`.text` - a plain-text rendering of a view, for language-model agents.
@@ -24,12 +25,16 @@ from .random_bot import RandomAgent
 
 
 def make_agent(kind: str, seed: int | str, board: Board | None = None) -> Agent:
-    """One agent: ``heuristic`` (sharing ``board`` if given), ``random`` or ``search``
-    (its heuristic part sharing ``board``)."""
+    """One agent: ``heuristic`` (sharing ``board`` if given), ``random``, ``believer`` or
+    ``search`` (their heuristic part sharing ``board``)."""
     if kind == "heuristic":
         return HeuristicAgent(seed, board)
     if kind == "random":
         return RandomAgent(seed)
+    if kind == "believer":
+        from .believer import BelieverAgent  # (numpy and the beliefs: loaded when asked for)
+
+        return BelieverAgent(seed, board)
     if kind == "search":
         from .search import SearchAgent  # (numpy and the beliefs: loaded when asked for)
 
@@ -42,12 +47,12 @@ def seat_agents(
 ) -> dict[str, Agent]:
     """An agent for every seat of ``game``.
 
-    ``kind`` is ``heuristic``, ``random``, ``search`` or ``mix`` (each seat drawn 50/50
-    heuristic or random from the seed), ``GOOD:BAD`` (e.g. ``search:heuristic``: the Good
-    seats search, the Corrupt heuristic), or a function (seat, role) -> a kind. The
-    heuristic agents of one game (and the search agents' heuristic part) share one public
-    :class:`Board` (it only ever reads public events). Each agent's own
-    randomness is seeded from ``seed`` and its seat.
+    ``kind`` is ``heuristic``, ``random``, ``believer``, ``search`` or ``mix`` (each seat
+    drawn 50/50 heuristic or random from the seed), ``GOOD:BAD`` (e.g. ``search:heuristic``:
+    the Good seats search, the Corrupt heuristic), or a function (seat, role) -> a kind.
+    The heuristic agents of one game (and the heuristic part of the believer and search
+    agents) share one public :class:`Board` (it only ever reads public events). Each
+    agent's own randomness is seeded from ``seed`` and its seat.
     """
     if isinstance(kind, str) and ":" in kind:
         good, _, bad = kind.partition(":")

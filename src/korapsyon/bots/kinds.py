@@ -2,19 +2,28 @@
 
 from typing import Literal, get_args
 
-AgentKind = Literal["heuristic", "random", "search"]
-"""The kinds of agent one seat may hold: in a run, and at a server's table
-(``POST /api/rooms/{code}/bots``)."""
+SeatKind = Literal["heuristic", "random", "search"]
+"""The kinds a server's table offers (``POST /api/rooms/{code}/bots``): a smart, a random
+and an expert bot. The ``believer`` is left out: it is the expert's own first thought
+(docs/BOTS.md), and a fourth shade of clever would ask a host to tell apart names that
+say little."""
+
+SEAT_KINDS: tuple[SeatKind, ...] = get_args(SeatKind)
+
+AgentKind = Literal[SeatKind, "believer"]
+"""The kinds of agent one seat of a run may hold."""
 
 AGENT_KINDS: tuple[AgentKind, ...] = get_args(AgentKind)
 
 BOT_KINDS = (
     "heuristic",
     "random",
+    "believer",
     "search",
     "mix",
     "heuristic:random",
     "random:heuristic",
+    "believer:heuristic",
     "search:heuristic",
     "heuristic:search",
 )

@@ -34,7 +34,7 @@ def _games_for(pairs: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
 @click.option("--players", default=13, show_default=True, type=click.IntRange(5, 20))
 @click.option(
     "--kinds",
-    default="random,heuristic,search",
+    default="random,heuristic,believer,search",
     show_default=True,
     help="The bot kinds, comma-separated; each plays each (and itself) as Good and as Corrupt.",
 )

@@ -27,7 +27,7 @@ from .terminal import say
     type=click.Choice(list(BOT_KINDS)),
     default="random",
     show_default=True,
-    help="Who plays the seats: random, heuristic or search bots, a mix, or GOOD:BAD "
+    help="Who plays the seats: random, heuristic, believer or search bots, a mix, or GOOD:BAD "
     "(docs/BOTS.md).",
 )
 @click.option(

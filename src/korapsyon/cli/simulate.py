@@ -36,7 +36,7 @@ from .terminal import say
     type=click.Choice(list(BOT_KINDS)),
     default="heuristic",
     show_default=True,
-    help="Who plays: heuristic, random or search bots, a 50/50 mix, or GOOD:BAD teams "
+    help="Who plays: heuristic, random, believer or search bots, a 50/50 mix, or GOOD:BAD teams "
     "(search is slow: docs/BOTS.md).",
 )
 @click.option(

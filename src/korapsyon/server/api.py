@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from ..bots.kinds import AgentKind
+from ..bots.kinds import SeatKind
 from ..record import Record
 from .analysis import Analysis
 from .settings import RoomSettings
@@ -36,7 +36,7 @@ class Join(msgspec.Struct, forbid_unknown_fields=True):
 class AddBot(msgspec.Struct, forbid_unknown_fields=True):
     """Host: add a bot seat."""
 
-    kind: AgentKind = "heuristic"
+    kind: SeatKind = "heuristic"
     name: str | None = None
 
 

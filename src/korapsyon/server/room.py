@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 
-from ..bots.kinds import AGENT_KINDS
+from ..bots.kinds import SEAT_KINDS
 from ..record import FORMAT, Decks, Record, new_game, replay
 from ..rules.cards import LARGE_DECK, SMALL_DECK
 from ..rules.errors import KorapsyonError
@@ -103,8 +103,8 @@ class Room:
 
     def add_bot(self, kind: str, raw_name: str | None = None) -> int:
         self._in_lobby()
-        if kind not in AGENT_KINDS:
-            raise Refusal("bad_bot", f"bots are {', '.join(AGENT_KINDS)}, not {kind!r}")
+        if kind not in SEAT_KINDS:
+            raise Refusal("bad_bot", f"bots are {', '.join(SEAT_KINDS)}, not {kind!r}")
         if raw_name is None:
             taken = {s.name for s in self.seats}
             raw_name = next((n for n in BOT_NAMES if n not in taken), f"Bot {len(self.seats) + 1}")

@@ -42,7 +42,7 @@ from ..rules.ruleset import Ruleset
 from .runner import SimConfig, parse_rules, play_one
 from .stats import wilson
 
-DEFAULT_KINDS = ("random", "heuristic", "search")
+DEFAULT_KINDS = ("random", "heuristic", "believer", "search")
 CHALLENGER, BASELINE = "search", "heuristic"
 MARGIN = 0.08  # issue #20: the search team's win rate at least 8 points above the mirror's
 Z95 = 1.959964
