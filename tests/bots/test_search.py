@@ -9,7 +9,7 @@ import pytest
 
 from korapsyon.bots import search, seat_agents
 from korapsyon.bots.agent import Agent, Prompt, play
-from korapsyon.bots.heuristic import Board
+from korapsyon.bots.heuristic import CERTAIN, Board, HeuristicAgent
 from korapsyon.bots.search import Budget, SearchAgent
 from korapsyon.bots.search.options import Reading, candidate_actions
 from korapsyon.bots.search.worlds import Inconsistent, Table, build_world
@@ -162,3 +162,24 @@ def test_a_corrupt_seat_reads_the_table_as_corrupt_and_searches_its_own_worlds(
             assert stats.searched < stats.worlds <= 3 * stats.searched
         else:
             assert 0 < stats.worlds <= stats.searched
+
+
+def test_a_good_seat_s_roll_out_teammates_suspect_as_its_beliefs_do() -> None:
+    """At the moment of the decision, a Good roll-out bot given the seat's lean, fed the
+    seat's own events, suspects every player the seat is unsure of exactly as the seat's
+    believer does: the roll-outs model teammates who read the table with beliefs, not the
+    heuristic's score alone. (What either is sure of is not passed on.)"""
+    game = Game(table(13), seed=4)
+    play(game, seat_agents(game, "heuristic", 4), random.Random(4), max_actions=120)
+    assert game.outcome is None
+    seat = next(s for s, r in enumerate(game.roles) if r is Role.GOOD_POLITICIAN)
+    seen = [e for e in game.events if visible_to(e, seat, False)]
+    agent = SearchAgent("bot")
+    agent.observe(seen)
+    believed, plain = agent.inner.scores(), HeuristicAgent.scores(agent.inner)
+    leaning = search._Leaning("roll-out", Board(), agent._lean())
+    leaning.observe(seen)
+    unsure = [s for s in range(13) if max(abs(believed[s]), abs(plain[s])) < CERTAIN]
+    assert len(unsure) >= 5, unsure
+    assert [leaning.scores()[s] for s in unsure] == pytest.approx([believed[s] for s in unsure])
+    assert max(abs(believed[s] - plain[s]) for s in unsure) > 0.5  # (the two do differ)

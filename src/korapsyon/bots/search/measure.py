@@ -3,7 +3,8 @@
 Plays a few games with search bots on one side and heuristic bots on the other, times
 every decision a search bot searched, and prints decisions per second, the time per
 decision (mean, 90th percentile), roll-outs and worlds per decision, how many drawn
-worlds could not be rebuilt, and how often the search did not take the heuristic's choice.
+worlds could not be rebuilt, and how often the search did not take its first option (the
+believer's).
 Times are the process's CPU time (the machine may be shared); the clock is only read
 here, never by the bot (its choices do not depend on time).
 """

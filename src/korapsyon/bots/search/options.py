@@ -1,4 +1,4 @@
-"""The few options a search compares at one decision: the heuristic's own choice first,
+"""The few options a search compares at one decision: the believer's own choice first,
 then the alternatives the seat's beliefs rank best for its team (:class:`Reading`).
 """
 
