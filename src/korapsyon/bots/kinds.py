@@ -26,5 +26,8 @@ BOT_KINDS = (
     "believer:heuristic",
     "search:heuristic",
     "heuristic:search",
+    "believer:search",
 )
-"""One kind everywhere, a 50/50 heuristic/random ``mix``, or GOOD:BAD teams."""
+"""One kind everywhere, a 50/50 heuristic/random ``mix``, or GOOD:BAD teams
+(``believer:search``: the strongest Good team for its cost against the strongest Corrupt
+one, docs/BALANCE.md)."""
