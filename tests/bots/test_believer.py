@@ -1,6 +1,6 @@
 """The believer bot: a Good seat's suspicion is its beliefs, and that wins games; a Corrupt
-seat plays exactly as the heuristic. (That it decides only on its seat's view:
-tests/bots/test_no_cheating.)"""
+seat reads the public's beliefs, hides what they would see, and that wins games back. (That
+it decides only on its seat's view: tests/bots/test_no_cheating.)"""
 
 from __future__ import annotations
 
@@ -9,14 +9,22 @@ import random
 
 from korapsyon.bots import seat_agents
 from korapsyon.bots.agent import play
+from korapsyon.bots.beliefs import Beliefs
 from korapsyon.bots.believer import SCALE, BelieverAgent
 from korapsyon.bots.heuristic import CERTAIN
-from korapsyon.record import record_of, write_record
 from korapsyon.rules import Game, Role, Ruleset
-from korapsyon.rules.events import visible_to
+from korapsyon.rules.events import (
+    EVERYONE,
+    CommitteeNamed,
+    PlayerEliminated,
+    PresidencyEnded,
+    PresidentElected,
+    visible_to,
+)
 from korapsyon.rules.outcome import Winner
 from korapsyon.selfplay import table
 
+CORRUPT = Role.CORRUPT_POLITICIAN
 TUNED = Ruleset(public_spending_target=27, corruption_fund_target=14)
 """docs/BALANCE.md's 13-player targets, where heuristic Good and Corrupt are even."""
 
@@ -66,8 +74,56 @@ def test_believer_good_wins_far_more_than_heuristic_good_on_the_same_deals() -> 
     assert believer >= heuristic + 8, (believer, heuristic)
 
 
-def test_a_corrupt_believer_plays_exactly_as_the_heuristic() -> None:
-    for seed in (1, 2):
-        mixed = _game("heuristic:believer", seed, Ruleset())
-        plain = _game("heuristic", seed, Ruleset())
-        assert write_record(record_of(mixed)) == write_record(record_of(plain))
+def test_a_corrupt_seat_believes_what_the_public_can_and_reads_it_as_the_table() -> None:
+    """A Corrupt believer's beliefs are the public view's (fed its public events only),
+    and its table suspicion is their log-odds against the base rate."""
+    game = Game(table(13), seed=4, ruleset=TUNED)
+    seat = game.roles.index(Role.CORRUPT_POLITICIAN)
+    play(game, seat_agents(game, "heuristic", 4), random.Random(4), max_actions=200)
+    bot = BelieverAgent("bot")
+    bot.observe([e for e in game.events if visible_to(e, seat, True)])
+    assert bot.table is not None and bot.table.seat is None
+    public = Beliefs.start([e for e in game.events if e.audience == EVERYONE])
+    odds = public.corrupt_probability()
+    rate = 3 / 13
+    for other, player in enumerate(game.players):
+        p = odds[player]
+        if 1e-4 < p < 1 - 1e-4:
+            expected = SCALE * (math.log(p / (1 - p)) - math.log(rate / (1 - rate)))
+            assert bot.table_suspicion(other) == expected, player
+
+
+def test_a_corrupt_believer_president_picks_and_names_as_a_good_one_would() -> None:
+    """It takes the Large card only when a Good President would, and keeps the team off
+    a committee of 3 or fewer while no COA is revealed (a kickback there points at one of
+    at most three players)."""
+    small_committees = 0
+    for seed in range(12):
+        game = _game("believer", seed)
+        corrupt = {p for p, r in zip(game.players, game.roles, strict=True) if r is CORRUPT}
+        president, coa_revealed = None, False
+        for event in game.events:
+            if isinstance(event, PresidentElected):
+                president = event.president
+            elif isinstance(event, PresidencyEnded):
+                president = None
+            elif isinstance(event, PlayerEliminated) and event.role is Role.COA:
+                coa_revealed = True
+            elif (
+                president in corrupt
+                and isinstance(event, CommitteeNamed)
+                and len(event.members) <= 3
+                and not coa_revealed
+            ):
+                small_committees += 1
+                assert not corrupt & set(event.members), (seed, event)
+    assert small_committees >= 3  # the case arose (a heuristic Corrupt takes the Large card)
+
+
+def test_believer_corrupt_win_back_against_believer_good_on_the_same_deals() -> None:
+    """60 deals of the tuned 13-player rules (measured on 400: Good won 15.5 points fewer than
+    against heuristic Corrupt, docs/BOTS.md; 47 against 52 here): at least 3 fewer Good
+    wins."""
+    both = sum(_good_won("believer", seed) for seed in range(60))
+    good_only = sum(_good_won("believer:heuristic", seed) for seed in range(60))
+    assert both <= good_only - 3, (both, good_only)

@@ -1,23 +1,38 @@
-"""The ``believer`` bot: the heuristic bot, whose Good seats suspect from their beliefs.
+"""The ``believer`` bot: the heuristic bot, reading beliefs where the heuristic guesses.
 
 A :class:`BelieverAgent` plays every decision as :class:`~.heuristic.HeuristicAgent` does,
-but in a Good seat the suspicion those decisions read (who to elect, who to seat on a
-committee, who to jail, whether to back a project, whom to protect or investigate) is not
-the heuristic's hand-weighted score: it is its seat's :class:`~.beliefs.Beliefs`, each
-player's probability of being Corrupt put on the heuristic's scale,
+but for what the heuristic reads from hand-weighted scores it reads
+:class:`~.beliefs.Beliefs`.
+
+**A Good seat** suspects from its seat's beliefs: the suspicion its decisions read (who to
+elect, who to seat on a committee, who to jail, whether to back a project, whom to protect
+or investigate) is each player's probability of being Corrupt put on the heuristic's scale,
 
     suspicion = SCALE * (logit P(Corrupt) - logit(base rate)),
 
 so that a player the beliefs know nothing about scores 0, as with the heuristic, and its
 thresholds keep their sense (at 13 players, 3 Corrupt among the 12 others: P = 0.5 scores
 +1.1, 0.75 scores +2.2, 0.1 scores -1.1). What the heuristic knows for sure (its own role,
-an Ombudsperson's finding, a lie it saw through, a revealed role) stays certain. A Corrupt
-seat knows every side already: it plays exactly as the heuristic does.
+an Ombudsperson's finding, a lie it saw through, a revealed role) stays certain.
 
-Why: the beliefs are twice as sharp as the heuristic's suspicion (Brier 0.08 against 0.15
-at 13 players, docs/BOTS.md), and on the same deals this alone lifts Good's win rate
-against heuristic Corrupt by about 40 points (docs/BOTS.md, "Strength ladder"), at about
-0.4 CPU seconds a 13-player game: the beliefs' posterior, once a step at most.
+**A Corrupt seat** knows every side already; what it lacks is how the table sees it. It
+keeps the public view's beliefs (``seat=None``: they take only public events, and refuse
+any other) and plays as a Corrupt who knows the table counts (docs/BOTS.md, "believer"):
+
+* whom the table suspects is read from those beliefs (:meth:`table_suspicion`: the team's
+  jail vote goes to the Good player the table suspects most, an accusation likewise);
+* as President it picks the card as a Good President would (a Large pick is a Corrupt's
+  in the table's eyes, ``BehaviourModel.large_bad``), and names a small committee (3 or
+  fewer) without a teammate while a COA may still audit it (its kickback would point at
+  one of at most three players);
+* it does not accuse its own teammates ("bussing"): against believer Good it gained 3
+  points, against heuristic Good, who take accusations at their word, it lost 25.
+
+Why: on 200 deals of the tuned 13-player rules, the Good seats lift Good's win rate
+against heuristic Corrupt from 49.5% to 94.5%, and the Corrupt seats take it back to 77.0%
+(though heuristic Good, who read none of what they hide, win 64.0% against them):
+docs/BOTS.md, "Strength ladder". The cost is about 0.4 CPU seconds a seat a game (the
+beliefs' posterior, once a step at most).
 """
 
 from __future__ import annotations
@@ -25,10 +40,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..rules.events import BaseEvent
-from ..rules.roles import Team
+from ..rules.cards import CARDS
+from ..rules.events import EVERYONE, BaseEvent
+from ..rules.roles import Role, Team
+from .agent import Prompt
 from .beliefs import Beliefs
-from .heuristic import CERTAIN, Board, HeuristicAgent
+from .heuristic import CERTAIN, CLEARED, Board, HeuristicAgent
 
 SCALE = 1.0
 """Suspicion points per unit of log-odds. Measured against heuristic Corrupt on the
@@ -38,45 +55,105 @@ ladder's 400 tuned 13-player deals (docs/BOTS.md): 1.0 and 2.0 play alike (Good 
 SURE = 1e-4  # a probability this close to 0 or 1 is a fact: certain, as the heuristic's
 
 
-class BelieverAgent(HeuristicAgent):
-    """The heuristic bot reading its seat's beliefs for its suspicion (see the module)."""
+def _logit(p: float) -> float:
+    return math.log(p / (1.0 - p))
 
-    def __init__(self, seed: int | str = 0, board: Board | None = None) -> None:
+
+class BelieverAgent(HeuristicAgent):
+    """The heuristic bot reading beliefs for its suspicion (see the module). With
+    ``hides=False`` a Corrupt seat plays exactly as the heuristic (the search bot's first
+    thought, as measured: :mod:`.search`)."""
+
+    def __init__(
+        self, seed: int | str = 0, board: Board | None = None, *, hides: bool = True
+    ) -> None:
         super().__init__(seed, board)
-        self.beliefs: Beliefs | None = None
-        self._prior = 0.0
+        self.hides = hides
+        self.beliefs: Beliefs | None = None  # the seat's
+        self.table: Beliefs | None = None  # the public's, for a Corrupt seat that hides
+        self._prior = 0.0  # the base rate's log-odds, for a seat's others
         self._believed: list[float] = []
         self._believed_at = -1
+        self._read: list[float] = []
+        self._read_at = -1
 
     def observe(self, events: Sequence[BaseEvent]) -> None:
         super().observe(events)
         if self.beliefs is None:
             self.beliefs = Beliefs.start(events)
             others = len(self.beliefs.players) - 1
-            rate = self.beliefs.corrupt_count / others
-            self._prior = math.log(rate / (1.0 - rate))
+            self._prior = _logit(self.beliefs.corrupt_count / others)
+            if self.hides and self.mem.role is Role.CORRUPT_POLITICIAN:
+                self.table = Beliefs.start([e for e in events if e.audience == EVERYONE])
         else:
             self.beliefs.observe(events)
+            if self.table is not None:
+                self.table.observe([e for e in events if e.audience == EVERYONE])
 
+    # -- a Good seat
     def scores(self) -> list[float]:
         """The heuristic's certainties; every other player's suspicion from the beliefs."""
         known = super().scores()
         role, beliefs = self.mem.role, self.beliefs
-        if role is None or role.team is not Team.GOOD or beliefs is None:
+        if role.team is not Team.GOOD or beliefs is None:
             return known
-        if self._believed_at == self.seen:
-            return self._believed
-        corrupt = beliefs.corrupt_probability()
-        believed: list[float] = []
-        for seat, name in enumerate(beliefs.players):
-            p = corrupt[name]
-            if abs(known[seat]) >= CERTAIN:
-                believed.append(known[seat])
-            elif p >= 1.0 - SURE:
-                believed.append(CERTAIN)
-            elif p <= SURE:
-                believed.append(-CERTAIN)
-            else:
-                believed.append(SCALE * (math.log(p / (1.0 - p)) - self._prior))
-        self._believed, self._believed_at = believed, self.seen
-        return believed
+        if self._believed_at != self.seen:
+            believed = _suspicions(beliefs, self._prior)
+            self._believed = [
+                k if abs(k) >= CERTAIN else b for k, b in zip(known, believed, strict=True)
+            ]
+            self._believed_at = self.seen
+        return self._believed
+
+    # -- a Corrupt seat
+    def table_suspicion(self, seat: int) -> float:
+        """A Corrupt seat that hides reads the public's beliefs: how Corrupt the table can
+        know each player to be, on the heuristic's scale."""
+        table = self.table
+        if table is None:
+            return super().table_suspicion(seat)
+        if self._read_at != self.public_seen:
+            everyone = _logit(table.corrupt_count / len(table.players))
+            self._read, self._read_at = _suspicions(table, everyone), self.public_seen
+        return self._read[seat]
+
+    def _card(self, prompt: Prompt) -> str:
+        """A Corrupt President picks as a Good one would, never the card that would win
+        Good the race."""
+        if self.table is None:
+            return super()._card(prompt)
+        small, large = (str(card) for card in prompt.choices[0].options["card"])
+        board = self.board
+        if board.public_spending + CARDS[large].cost >= board.ps_target:
+            return small
+        cleared = [s for s in board.active() if self.table_suspicion(s) <= CLEARED]
+        return large if len(cleared) >= CARDS[large].committee else small
+
+    def _committee(self, prompt: Prompt) -> tuple[str, ...]:
+        """A Corrupt President keeps the team off a small committee a COA may audit."""
+        choice = prompt.choices[0]
+        board, mem = self.board, self.mem
+        if self.table is None or choice.pick > 3 or Role.COA in board.revealed.values():
+            return super()._committee(prompt)
+        team = mem.team | {mem.seat}
+        pool = [s for s in self._seats(choice.options["members"]) if s not in team]
+        if len(pool) < choice.pick:
+            return super()._committee(prompt)
+        pool.sort(key=lambda s: (self.table_suspicion(s), s))
+        return tuple(board.names[s] for s in pool[: choice.pick])
+
+
+def _suspicions(beliefs: Beliefs, prior: float) -> list[float]:
+    """Every player's probability of being Corrupt on the heuristic's scale: log-odds
+    against ``prior``, certain where the beliefs are sure."""
+    corrupt = beliefs.corrupt_probability()
+    out: list[float] = []
+    for name in beliefs.players:
+        p = corrupt[name]
+        if p >= 1.0 - SURE:
+            out.append(CERTAIN)
+        elif p <= SURE:
+            out.append(-CERTAIN)
+        else:
+            out.append(SCALE * (_logit(p) - prior))
+    return out

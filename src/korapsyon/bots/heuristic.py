@@ -462,6 +462,11 @@ class HeuristicAgent:
     def suspicion(self, seat: int) -> float:
         return self.scores()[seat]
 
+    def table_suspicion(self, seat: int) -> float:
+        """How much the table, from what it has seen, suspects ``seat`` (the Corrupt's
+        guide to how they look: whom a vote or an accusation can carry with it)."""
+        return self.board.sus[seat]
+
     def _ranked(self, seats: Sequence[int], *, most_suspicious: bool = True) -> list[int]:
         """Seats ordered by suspicion (ties broken at random)."""
         scores = self.scores()
@@ -576,7 +581,7 @@ class HeuristicAgent:
             return False
         if len(project.committee) <= 3:
             return True
-        return any(board.sus[s] >= SUSPECT for s in ours)
+        return any(self.table_suspicion(s) >= SUSPECT for s in ours)
 
     def _tokhang_target(self, names: Sequence[str | None], fund: int) -> str | None:
         """Pay for Tokhang only against a dangerous player, when the Fund allows."""
@@ -616,8 +621,8 @@ class HeuristicAgent:
 
     # -- the Public Phase
     def _stands(self) -> bool:
-        mem, board = self.mem, self.board
-        if board.sus[mem.seat] > 1.5:
+        mem = self.mem
+        if self.table_suspicion(mem.seat) > 1.5:
             return False
         if mem.role is Role.GOOD_POLITICIAN:
             return True
@@ -717,7 +722,7 @@ class HeuristicAgent:
             if not goods:
                 return None
             # the team votes as a bloc: the Good player the table suspects most
-            keyed = sorted(goods, key=lambda s: (-board.sus[s], s))
+            keyed = sorted(goods, key=lambda s: (-self.table_suspicion(s), s))
             return board.names[keyed[0]]
         # Good voters always cast a vote: abstaining would hand a Corrupt bloc the
         # majority of the valid votes (R-36). They never vote for a player known Good.
@@ -795,7 +800,7 @@ class HeuristicAgent:
         goods = [s for s in board.active() if s not in team]
         if not goods:
             return None
-        target = max(goods, key=lambda s: (board.sus[s], -s))
+        target = max(goods, key=lambda s: (self.table_suspicion(s), -s))
         if self.rng.random() < 0.25:
             return Claim(
                 player=me, claim="investigation", target=board.names[target], aligned=Team.BAD

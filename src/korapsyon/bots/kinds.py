@@ -24,10 +24,12 @@ BOT_KINDS = (
     "heuristic:random",
     "random:heuristic",
     "believer:heuristic",
+    "heuristic:believer",
     "search:heuristic",
     "heuristic:search",
     "believer:search",
 )
 """One kind everywhere, a 50/50 heuristic/random ``mix``, or GOOD:BAD teams
-(``believer:search``: the strongest Good team for its cost against the strongest Corrupt
+(``believer``: both sides read beliefs, docs/BALANCE.md's second generation;
+``believer:search``: the strongest Good team for its cost against the strongest Corrupt
 one, docs/BALANCE.md)."""

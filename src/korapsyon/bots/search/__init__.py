@@ -99,7 +99,7 @@ class SearchAgent:
     def __init__(
         self, seed: int | str = 0, board: Board | None = None, budget: Budget = DEFAULT_BUDGET
     ) -> None:
-        self.inner = BelieverAgent(seed, board)  # (it keeps the seat's beliefs)
+        self.inner = BelieverAgent(seed, board, hides=False)  # (it keeps the seat's beliefs)
         self.rng = random.Random(f"{seed}/search")
         self.budget = budget
         self.events: list[BaseEvent] = []
