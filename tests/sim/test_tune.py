@@ -1,6 +1,6 @@
 """The balance tuner: it moves an unbalanced player count toward 45-55%, is deterministic
-for a seed wherever it runs, lets clear search-bot evidence overrule heuristic games, and
-refuses bad options clearly."""
+for a seed wherever it runs, checks its finalists with a stronger generation whose clear
+evidence overrules heuristic games, and refuses bad options clearly."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def test_tuning_moves_an_unbalanced_count_toward_the_band() -> None:
     assert abs(rate - 0.5) < abs(default_rate - 0.5)
     fund = chosen.ruleset.targets(12)[1]  # Good led: a shorter race for the Corrupt
     assert default_rate > 0.5 and fund < 17
-    assert outcome.games == {"heuristic": 7 * 30 + 3 * 60 + 1 * 120, "search": 0}
+    assert outcome.games == {"heuristic": 7 * 30 + 3 * 60 + 1 * 120, "check": 0}
     assert outcome.games["heuristic"] == plan.cost()[0]
 
 
@@ -60,14 +60,14 @@ def _games(good: int, n: int) -> list[GameResult]:
     ]
 
 
-def test_clear_search_evidence_overrules_the_heuristic_choice() -> None:
+def test_clear_check_evidence_overrules_the_heuristic_choice() -> None:
     near = Candidate(13, Ruleset(corruption_fund_target=20), heuristic=_games(50, 100))
-    near.search = _games(1, 20)
+    near.check = _games(1, 20)
     off = Candidate(13, Ruleset(corruption_fund_target=22), heuristic=_games(56, 100))
-    off.search = _games(9, 20)
-    assert min([near, off], key=Candidate.key) is off  # 5% of search games: clearly not 50%
+    off.check = _games(9, 20)
+    assert min([near, off], key=Candidate.key) is off  # 5% of check games: clearly not 50%
     unclear = Candidate(13, Ruleset(corruption_fund_target=20), heuristic=_games(50, 100))
-    unclear.search = _games(7, 20)
+    unclear.check = _games(7, 20)
     assert min([unclear, off], key=Candidate.key) is unclear  # 35%: not clear, heuristic wins
 
 
@@ -76,16 +76,30 @@ def test_tune_command_prints_the_table_and_writes_the_search(tmp_path: Path) -> 
     args += ["--first", "4", "--finalists", "1", "--workers", "1", "--out", str(tmp_path)]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
-    assert "9 candidates per player count, 3 heuristic rounds: 76 heuristic and 0 search" in (
+    assert "9 candidates per player count, 3 heuristic rounds: 76 heuristic and 0 believer" in (
         result.output
     )
     row = next(line for line in result.output.splitlines() if line.strip().startswith("10 "))
     assert "n=28" in row  # 4 + 8 + 16 games
-    assert "cost: 76 heuristic + 0 search games" in result.output
+    assert "cost: 76 heuristic + 0 believer games" in result.output
     assert "korapsyon simulate --rule public_spending_target=10:" in result.output
     saved = json.loads((tmp_path / "tune.json").read_text())
-    assert saved["games"] == {"heuristic": 9 * 4 + 3 * 8 + 16, "search": 0}
+    assert saved["games"] == {"heuristic": 9 * 4 + 3 * 8 + 16, "check": 0}
     assert (tmp_path / "search.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_check_plays_the_finalists_with_believer_bots(tmp_path: Path) -> None:
+    """Each finalist plays --check-games games of the --check-bots kind, and the table shows
+    that generation's rate beside the heuristic's."""
+    args = ["tune", "--players", "9", "--fund-span", "0", "--spending-span", "0", "--first", "2"]
+    args += ["--check-games", "3", "--workers", "1", "--out", str(tmp_path)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "believer Good" in result.output
+    assert "cost: 2 heuristic + 3 believer games" in result.output
+    saved = json.loads((tmp_path / "tune.json").read_text())
+    assert saved["plan"]["check_bots"] == "believer"
+    assert saved["chosen"]["9"]["check"]["games"] == 3
 
 
 @pytest.mark.parametrize(
@@ -98,6 +112,7 @@ def test_tune_command_prints_the_table_and_writes_the_search(tmp_path: Path) -> 
         (["--dial", "max_years=0,5"], "max_years"),
         (["--fund-span", "-1"], "-1 is not in the range"),
         (["--aim", "1.5"], "1.5 is not in the range"),
+        (["--check-bots", "random"], "'random' is not one of"),
         (["--cluster", "nonsense://nowhere:1"], "cannot reach the Dask scheduler"),
     ],
 )

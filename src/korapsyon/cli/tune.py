@@ -1,5 +1,6 @@
 """``korapsyon tune``: search per-player-count targets (and other dials) for a balance that
-holds with heuristic and search bots; print the table, write the search's JSON and chart."""
+holds with heuristic bots and a stronger generation; print the table, write the search's
+JSON and chart."""
 
 from __future__ import annotations
 
@@ -57,21 +58,29 @@ from .terminal import say
     default=3,
     show_default=True,
     type=click.IntRange(1),
-    help="Candidates per player count kept to the end (and checked with search bots).",
+    help="Candidates per player count kept to the end (and checked with --check-bots).",
 )
 @click.option(
-    "--search-games",
+    "--check-games",
     default=0,
     show_default=True,
     type=click.IntRange(0),
-    help="Search-bot games per finalist (each 3-30 CPU seconds; 0: heuristic bots only).",
+    help="Games per finalist with the stronger generation (0: heuristic bots only).",
+)
+@click.option(
+    "--check-bots",
+    default="believer",
+    show_default=True,
+    type=click.Choice(["believer", "search"]),
+    help="The stronger generation: believer bots in every seat (about 0.3 CPU seconds a "
+    "game), or search bots (3-30 CPU seconds).",
 )
 @click.option(
     "--aim",
     default=0.5,
     show_default=True,
     type=click.FloatRange(0.05, 0.95),
-    help="The heuristic bots' Good win rate to aim for (search bots are judged against 50%).",
+    help="The heuristic bots' Good win rate to aim for (the check is judged against 50%).",
 )
 @seed_option
 @workers_option
@@ -90,7 +99,8 @@ def tune(
     dials: tuple[str, ...],
     first: int,
     finalists: int,
-    search_games: int,
+    check_games: int,
+    check_bots: str,
     aim: float,
     seed: int,
     workers: int | None,
@@ -99,7 +109,8 @@ def tune(
 ) -> None:
     """Search the Corruption Fund and Public Spending targets of each player count (and any
     --dial) for Good win rates of 45-55% with heuristic bots, then check the finalists with
-    search bots; print the choice per player count and the games it cost."""
+    a stronger generation (--check-bots); print the choice per player count and the games
+    it cost."""
     import os
 
     from ..sim import chart
@@ -116,22 +127,23 @@ def tune(
             tuple(tuner.parse_dial(d) for d in dials),
             first,
             finalists,
-            search_games,
+            check_games,
             aim,
+            check_bots,
         )
         plan.candidates(players[0])
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
     make_folder(out)
-    heuristic, search = plan.cost()
+    heuristic, check = plan.cost()
     say(
         f"{len(plan.candidates(players[0]))} candidates per player count, "
-        f"{len(plan.rounds())} heuristic rounds: {heuristic:,} heuristic and {search:,} "
-        "search games"
+        f"{len(plan.rounds())} heuristic rounds: {heuristic:,} heuristic and {check:,} "
+        f"{check_bots} games"
     )
     started = time.perf_counter()
     with click.progressbar(
-        length=heuristic + search, label="tuning", file=sys.stderr, show_pos=True, show_eta=True
+        length=heuristic + check, label="tuning", file=sys.stderr, show_pos=True, show_eta=True
     ) as bar:
         try:
             with place(workers or os.cpu_count() or 1, cluster) as pool:
@@ -142,7 +154,7 @@ def tune(
     say(tuner.table(outcome))
     games = outcome.games
     say(
-        f"cost: {games['heuristic']:,} heuristic + {games['search']:,} search games "
+        f"cost: {games['heuristic']:,} heuristic + {games['check']:,} {check_bots} games "
         f"in {elapsed:.0f} s"
     )
     say(

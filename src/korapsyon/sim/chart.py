@@ -143,7 +143,8 @@ def draw_tuning(report: dict[str, Any], path: Path) -> None:
     games = report["games"]
     fig.suptitle(
         f"Tuning search (seed {report['plan']['seed']}): {games['heuristic']:,} heuristic + "
-        f"{games['search']:,} search games; x = R-05, ring = finalist, star = chosen",
+        f"{games['check']:,} {report['plan']['check_bots']} games; x = R-05, ring = finalist, "
+        "star = chosen",
         fontsize=10,
     )
     fig.savefig(path)

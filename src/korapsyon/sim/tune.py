@@ -1,5 +1,7 @@
 """The balance tuner: search the rule parameters a designer may change, per player count,
-for the setting that brings Good's win rate to 45-55% with heuristic and search bots.
+for the setting that brings Good's win rate to 45-55% with two generations of bots: the
+heuristic bots, and a stronger kind that checks the finalists (``believer`` by default:
+both sides read beliefs, docs/BOTS.md; or ``search``).
 
 For each player count the candidates are every combination of a Corruption Fund target and
 a Public Spending target around the R-05 row (their Tokhang and Auto Jail costs follow,
@@ -12,13 +14,13 @@ half the target rounded up) and the values of any other ruleset option given as 
    ``finalists`` remain. Candidates are ranked on a model fitted to every game of the
    player count (:func:`fit`), not on their own few games, and each plays its own deals
    (its own seed), so the model's level rests on all the games. (``aim`` moves the
-   heuristic goal off 50%, e.g. to 45% when search bots are known to favour Good by 10
-   points, to split the difference between the generations.)
-2. **Search check.** Each finalist plays ``search_games`` games with search bots in every
-   seat (about a hundred times dearer). The choice is the finalist whose search games' 95%
-   interval holds 50% (or, failing that, lies nearest to it), then whose heuristic
-   estimate is nearest 50%: a handful of search games overrule many heuristic ones only when they
-   are clear.
+   heuristic goal off 50%, e.g. to 45% when the stronger bots are known to favour Good by
+   10 points, to split the difference between the generations.)
+2. **The check.** Each finalist plays ``check_games`` games with the ``check_bots`` kind
+   (a believer game costs about 50 heuristic ones, a search game thousands). The choice
+   is the finalist whose check games' 95% interval holds 50% (or, failing that, lies
+   nearest to it), then whose heuristic estimate is nearest its aim: a handful of check
+   games overrule many heuristic ones only when they are clear.
 
 Everything is deterministic for a seed, wherever the games run (:mod:`.cluster`).
 """
@@ -51,9 +53,10 @@ class Plan:
     spending_span: int = 3  # Public Spending targets likewise
     dials: tuple[tuple[str, tuple[Any, ...]], ...] = ()  # other ruleset options' values
     first: int = 40  # heuristic games per candidate in the first round
-    finalists: int = 3  # candidates per player count that reach the search check
-    search_games: int = 0  # search-bot games per finalist (0: heuristic only)
-    aim: float = 0.5  # the heuristic Good win rate aimed at (search bots: always 50%)
+    finalists: int = 3  # candidates per player count that reach the check
+    check_games: int = 0  # games of the stronger generation per finalist (0: heuristic only)
+    aim: float = 0.5  # the heuristic Good win rate aimed at (the check: always 50%)
+    check_bots: str = "believer"  # the stronger generation (a --bots kind)
 
     def candidates(self, players: int) -> list[Ruleset]:
         """Every candidate ruleset for one player count (checked: a bad dial is an error)."""
@@ -80,10 +83,10 @@ class Plan:
         return out
 
     def cost(self) -> tuple[int, int]:
-        """(heuristic games, search games) the whole search plays."""
+        """(heuristic games, check games) the whole search plays."""
         heuristic = sum(alive * games for alive, games in self.rounds()) * len(self.players)
         finalists = min(self.finalists, self.rounds()[-1][0])
-        return heuristic, finalists * self.search_games * len(self.players)
+        return heuristic, finalists * self.check_games * len(self.players)
 
 
 @dataclass
@@ -95,11 +98,11 @@ class Candidate:
     seed: int = 0  # the candidate's own games (every candidate plays other deals)
     aim: float = 0.5  # the heuristic generation's Good win rate aimed at
     heuristic: list[GameResult] = field(default_factory=list)
-    search: list[GameResult] = field(default_factory=list)
+    check: list[GameResult] = field(default_factory=list)  # the stronger generation's
     fitted: float | None = None  # the heuristic rate of the model fitted to the count (fit)
 
     def games(self, generation: str) -> list[GameResult]:
-        return self.heuristic if generation == "heuristic" else self.search
+        return self.heuristic if generation == "heuristic" else self.check
 
     def rate(self, generation: str) -> float | None:
         games = self.games(generation)
@@ -118,12 +121,12 @@ class Candidate:
         return moved + len(others)
 
     def miss(self) -> float:
-        """How far the search games' 95% interval lies from 50% (0 when it holds 50%, or
-        before they are played): a few search games overrule the heuristic ones only when
+        """How far the check games' 95% interval lies from 50% (0 when it holds 50%, or
+        before they are played): a few check games overrule the heuristic ones only when
         they are clear."""
-        if not self.search:
+        if not self.check:
             return 0.0
-        low, high = self.interval("search")
+        low, high = self.interval("check")
         return max(0.0, low - 0.5, 0.5 - high)
 
     def estimate(self) -> float | None:
@@ -132,7 +135,7 @@ class Candidate:
         return self.fitted if self.fitted is not None else self.rate("heuristic")
 
     def key(self) -> tuple[float, int, int, str]:
-        """The order of the search: a clear search-bot miss, then the heuristic estimate's
+        """The order of the search: a clear miss of the check, then the heuristic estimate's
         distance from its aim, then the smallest change from the rules as they are."""
         rate = self.estimate()
         # whole percentage points: closer than that is noise, and the smaller change wins
@@ -263,23 +266,23 @@ def tune(
         for n in plan.players
     }
     alive = {n: list(c) for n, c in candidates.items()}
-    games = {"heuristic": 0, "search": 0}
+    games = {"heuristic": 0, "check": 0}
     for number, (keep, new) in enumerate(plan.rounds()):
         alive = {n: sorted(c, key=Candidate.key)[:keep] for n, c in alive.items()}
         every = [c for n in plan.players for c in alive[n]]
-        _play(every, "heuristic", new, pool=pool, progress=progress)
+        _play(every, "heuristic", "heuristic", new, pool=pool, progress=progress)
         games["heuristic"] += new * len(every)
         for n in plan.players:
             fit(candidates[n])
         if note:
             note(f"round {number + 1}: {len(every)} candidates, {new} new heuristic games each")
     finalists = {n: sorted(c, key=Candidate.key)[: plan.finalists] for n, c in alive.items()}
-    if plan.search_games:
+    if plan.check_games:
         every = [c for n in plan.players for c in finalists[n]]
-        _play(every, "search", plan.search_games, pool=pool, progress=progress)
-        games["search"] += plan.search_games * len(every)
+        _play(every, "check", plan.check_bots, plan.check_games, pool=pool, progress=progress)
+        games["check"] += plan.check_games * len(every)
         if note:
-            note(f"search check: {len(every)} finalists, {plan.search_games} search games each")
+            note(f"check: {len(every)} finalists, {plan.check_games} {plan.check_bots} games each")
     chosen = {n: min(c, key=Candidate.key) for n, c in finalists.items()}
     return Outcome(plan, candidates, finalists, chosen, games)
 
@@ -287,6 +290,7 @@ def tune(
 def _play(
     candidates: Sequence[Candidate],
     generation: str,
+    bots: str,
     new: int,
     *,
     pool: Executor,
@@ -296,7 +300,7 @@ def _play(
     batches = []
     for c in candidates:
         played = c.games(generation)
-        config = SimConfig((c.players,), 0, generation, c.ruleset, c.seed)
+        config = SimConfig((c.players,), 0, bots, c.ruleset, c.seed)
         batches.append(Games(config, c.players, len(played), len(played) + new))
     for candidate, results in zip(candidates, play_games(batches, pool, progress), strict=True):
         candidate.games(generation).extend(results)
@@ -310,7 +314,7 @@ def report(outcome: Outcome) -> dict[str, Any]:
         out: dict[str, Any] = {"ruleset": c.ruleset.to_wire(), "change": c.change()}
         if c.fitted is not None:
             out["heuristic_fitted"] = c.fitted
-        for generation in ("heuristic", "search"):
+        for generation in ("heuristic", "check"):
             if games := c.games(generation):
                 out[generation] = {
                     "games": len(games),
@@ -328,7 +332,8 @@ def report(outcome: Outcome) -> dict[str, Any]:
             "dials": {k: list(v) for k, v in plan.dials},
             "first": plan.first,
             "finalists": plan.finalists,
-            "search_games": plan.search_games,
+            "check_bots": plan.check_bots,
+            "check_games": plan.check_games,
             "aim": plan.aim,
             "rounds": plan.rounds(),
         },
@@ -347,7 +352,7 @@ def table(outcome: Outcome) -> str:
     head = (
         f"{'players':>7}  {'spend':>5} {'fund':>4} {'AJ':>3} {'Tok':>3}"
         + "".join(f" {d[:14]:>14}" for d in dials)
-        + f"  {'heuristic Good':>22}  {'search Good':>22}  {'in band':>7}"
+        + f"  {'heuristic Good':>22}  {outcome.plan.check_bots + ' Good':>22}  {'in band':>7}"
     )
     lines = [head, "-" * len(head)]
     for players, c in outcome.chosen.items():
@@ -359,7 +364,7 @@ def table(outcome: Outcome) -> str:
             + "".join(f" {wire.get(d, getattr(Ruleset(), d))!s:>14}" for d in dials)
         )
         inside = []
-        for generation in ("heuristic", "search"):
+        for generation in ("heuristic", "check"):
             rate = c.rate(generation)
             if rate is None:
                 row += f"  {'-':>22}"
