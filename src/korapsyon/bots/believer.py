@@ -25,12 +25,13 @@ any other) and plays as a Corrupt who knows the table counts (docs/BOTS.md, "bel
   in the table's eyes, ``BehaviourModel.large_bad``), and names a small committee (3 or
   fewer) without a teammate while a COA may still audit it (its kickback would point at
   one of at most three players);
-* it does not accuse its own teammates ("bussing"): against believer Good it gained 3
-  points, against heuristic Good, who take accusations at their word, it lost 25.
+* it does not accuse its own teammates ("bussing"): against heuristic Good, who take
+  accusations at their word, that lost about 25 points; against believer Good it won 31,
+  but only by fooling the model's ``suspect_bad`` (docs/BOTS.md, "believer").
 
-Why: on 200 deals of the tuned 13-player rules, the Good seats lift Good's win rate
-against heuristic Corrupt from 49.5% to 94.5%, and the Corrupt seats take it back to 77.0%
-(though heuristic Good, who read none of what they hide, win 64.0% against them):
+Why: on 400 deals of the tuned 13-player rules, the Good seats lift Good's win rate
+against heuristic Corrupt from 51.2% to 94.8%, and the Corrupt seats take it back to 79.2%
+(though heuristic Good, who read none of what they hide, win 66.5% against them):
 docs/BOTS.md, "Strength ladder". The cost is about 0.4 CPU seconds a seat a game (the
 beliefs' posterior, once a step at most).
 """
