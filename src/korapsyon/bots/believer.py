@@ -70,7 +70,7 @@ class BelieverAgent(HeuristicAgent):
     ) -> None:
         super().__init__(seed, board)
         self.hides = hides
-        self.beliefs: Beliefs | None = None  # the seat's
+        self.beliefs: Beliefs | None = None  # the seat's (none if it hides: it knows every role)
         self.table: Beliefs | None = None  # the public's, for a Corrupt seat that hides
         self._prior = 0.0  # the base rate's log-odds, for a seat's others
         self._believed: list[float] = []
@@ -80,16 +80,17 @@ class BelieverAgent(HeuristicAgent):
 
     def observe(self, events: Sequence[BaseEvent]) -> None:
         super().observe(events)
-        if self.beliefs is None:
+        if self.table is not None:
+            self.table.observe([e for e in events if e.audience == EVERYONE])
+        elif self.beliefs is not None:
+            self.beliefs.observe(events)
+        elif self.hides and self.mem.role is Role.CORRUPT_POLITICIAN:
+            # its own view knows every role: only the table's is worth keeping
+            self.table = Beliefs.start([e for e in events if e.audience == EVERYONE])
+        else:
             self.beliefs = Beliefs.start(events)
             others = len(self.beliefs.players) - 1
             self._prior = _logit(self.beliefs.corrupt_count / others)
-            if self.hides and self.mem.role is Role.CORRUPT_POLITICIAN:
-                self.table = Beliefs.start([e for e in events if e.audience == EVERYONE])
-        else:
-            self.beliefs.observe(events)
-            if self.table is not None:
-                self.table.observe([e for e in events if e.audience == EVERYONE])
 
     # -- a Good seat
     def scores(self) -> list[float]:
