@@ -11,7 +11,8 @@ from korapsyon.bots import seat_agents
 from korapsyon.bots.agent import play
 from korapsyon.bots.beliefs import Beliefs
 from korapsyon.bots.believer import SCALE, BelieverAgent
-from korapsyon.bots.heuristic import CERTAIN
+from korapsyon.bots.heuristic import CERTAIN, HeuristicAgent
+from korapsyon.record import record_of, write_record
 from korapsyon.rules import Game, Role, Ruleset
 from korapsyon.rules.events import (
     EVERYONE,
@@ -72,6 +73,22 @@ def test_believer_good_wins_far_more_than_heuristic_good_on_the_same_deals() -> 
     believer = sum(_good_won("believer:heuristic", seed) for seed in range(40))
     heuristic = sum(_good_won("heuristic", seed) for seed in range(40))
     assert believer >= heuristic + 8, (believer, heuristic)
+
+
+def test_a_corrupt_believer_that_does_not_hide_plays_exactly_as_the_heuristic() -> None:
+    """``hides=False`` is the search bot's first thought in a Corrupt seat: the heuristic's
+    play, so the search figures measured with it stay true."""
+    for seed in (1, 2):
+        plain = _game("heuristic", seed, Ruleset())
+        game = Game(table(13), seed=seed, ruleset=Ruleset())
+        agents = seat_agents(game, "heuristic", seed)
+        shared = next(iter(agents.values()))
+        assert isinstance(shared, HeuristicAgent)
+        for seat, (name, role) in enumerate(zip(game.players, game.roles, strict=True)):
+            if role is CORRUPT:
+                agents[name] = BelieverAgent(f"{seed}/{seat}", shared.board, hides=False)
+        play(game, agents, random.Random(seed))
+        assert write_record(record_of(game)) == write_record(record_of(plain))
 
 
 def test_a_corrupt_seat_believes_what_the_public_can_and_reads_it_as_the_table() -> None:
