@@ -16,6 +16,7 @@ from korapsyon.record import record_of, write_record
 from korapsyon.rules import Game, Role, Ruleset
 from korapsyon.rules.events import (
     EVERYONE,
+    ClaimMade,
     CommitteeNamed,
     PlayerEliminated,
     PresidencyEnded,
@@ -137,9 +138,28 @@ def test_a_corrupt_believer_president_picks_and_names_as_a_good_one_would() -> N
     assert small_committees >= 3  # the case arose (a heuristic Corrupt takes the Large card)
 
 
+def test_a_corrupt_believer_never_claims_a_finding_the_ombudsperson_could_contradict() -> None:
+    """A hiding Corrupt seat bluffs no investigation (there is one Ombudsperson, R-02), where
+    the heuristic's Corrupt seats, on the same deals, do."""
+
+    def bluffs(kinds: str) -> int:
+        count = 0
+        for seed in range(12):
+            game = _game(kinds, seed)
+            corrupt = {p for p, r in zip(game.players, game.roles, strict=True) if r is CORRUPT}
+            count += sum(
+                isinstance(e, ClaimMade) and e.claim == "investigation" and e.player in corrupt
+                for e in game.events
+            )
+        return count
+
+    assert bluffs("believer") == 0
+    assert bluffs("believer:heuristic") >= 3  # the case arises
+
+
 def test_believer_corrupt_win_back_against_believer_good_on_the_same_deals() -> None:
-    """60 deals of the tuned 13-player rules (measured on 400: Good won 15.5 points fewer than
-    against heuristic Corrupt, docs/BOTS.md; 47 against 52 here): at least 3 fewer Good
+    """60 deals of the tuned 13-player rules (measured on 400: Good won 24.0 points fewer than
+    against heuristic Corrupt, docs/BOTS.md; 43 against 48 here): at least 3 fewer Good
     wins."""
     both = sum(_good_won("believer", seed) for seed in range(60))
     good_only = sum(_good_won("believer:heuristic", seed) for seed in range(60))

@@ -25,13 +25,15 @@ any other) and plays as a Corrupt who knows the table counts (docs/BOTS.md, "bel
   in the table's eyes, ``BehaviourModel.large_bad``), and names a small committee (3 or
   fewer) without a teammate while a COA may still audit it (its kickback would point at
   one of at most three players);
+* it never bluffs an investigation: there is one Ombudsperson, so a second claimed
+  finding exposes one of its claimants (its other bluffs, the heuristic's, stay);
 * it does not accuse its own teammates ("bussing"): against heuristic Good, who take
   accusations at their word, that lost about 25 points; against believer Good it won 31,
   but only by fooling the model's ``suspect_bad`` (docs/BOTS.md, "believer").
 
 Why: on 400 deals of the tuned 13-player rules, the Good seats lift Good's win rate
-against heuristic Corrupt from 51.2% to 94.8%, and the Corrupt seats take it back to 79.2%
-(though heuristic Good, who read none of what they hide, win 66.5% against them):
+against heuristic Corrupt from 51.2% to 94.8%, and the Corrupt seats take it back to 70.8%
+(heuristic Good, who read less of what they hide, win 60.5% against them):
 docs/BOTS.md, "Strength ladder". The cost is about 0.4 CPU seconds a seat a game (the
 beliefs' posterior, once a step at most).
 """
@@ -41,6 +43,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from ..rules.actions import Action, Claim
 from ..rules.cards import CARDS
 from ..rules.events import EVERYONE, BaseEvent
 from ..rules.roles import Role, Team
@@ -130,6 +133,14 @@ class BelieverAgent(HeuristicAgent):
             return small
         cleared = [s for s in board.active() if self.table_suspicion(s) <= CLEARED]
         return large if len(cleared) >= CARDS[large].committee else small
+
+    def _bluff(self, me: str) -> Action | None:
+        """The heuristic's bluff, never a false investigation: the Ombudsperson is one
+        player (R-02, R-03), so a second claimed finding exposes one of the two claimants."""
+        claim = super()._bluff(me)
+        if self.table is not None and isinstance(claim, Claim) and claim.claim == "investigation":
+            return None
+        return claim
 
     def _committee(self, prompt: Prompt) -> tuple[str, ...]:
         """A Corrupt President keeps the team off a small committee a COA may audit."""

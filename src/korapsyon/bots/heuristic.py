@@ -847,7 +847,7 @@ _DECISIONS: dict[Step, Callable[[HeuristicAgent, Prompt], Action]] = {
 the optional prompt: :meth:`HeuristicAgent._talk`.)"""
 
 _CLAIMS: dict[Role, Callable[[HeuristicAgent, str], Action | None]] = {
-    Role.CORRUPT_POLITICIAN: HeuristicAgent._bluff,
+    Role.CORRUPT_POLITICIAN: lambda bot, me: bot._bluff(me),  # a subclass may hide more
     Role.OMBUDSPERSON: HeuristicAgent._report_finding,
     Role.COA: HeuristicAgent._report_audit,
     Role.GOOD_POLITICIAN: HeuristicAgent._come_out,
