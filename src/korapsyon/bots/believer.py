@@ -49,7 +49,7 @@ from ..rules.events import EVERYONE, BaseEvent
 from ..rules.roles import Role, Team
 from .agent import Prompt
 from .beliefs import Beliefs
-from .heuristic import CERTAIN, CLEARED, Board, HeuristicAgent
+from .heuristic import CERTAIN, Board, HeuristicAgent
 
 SCALE = 1.0
 """Suspicion points per unit of log-odds. Measured against heuristic Corrupt on the
@@ -75,7 +75,7 @@ class BelieverAgent(HeuristicAgent):
         self.hides = hides
         self.beliefs: Beliefs | None = None  # the seat's (none if it hides: it knows every role)
         self.table: Beliefs | None = None  # the public's, for a Corrupt seat that hides
-        self._prior = 0.0  # the base rate's log-odds, for a seat's others
+        self._prior = 0.0  # the base rate's log-odds: of a seat's others, or of all (table)
         self._believed: list[float] = []
         self._believed_at = -1
         self._read: list[float] = []
@@ -90,6 +90,7 @@ class BelieverAgent(HeuristicAgent):
         elif self.hides and self.mem.role is Role.CORRUPT_POLITICIAN:
             # its own view knows every role: only the table's is worth keeping
             self.table = Beliefs.start([e for e in events if e.audience == EVERYONE])
+            self._prior = _logit(self.table.corrupt_count / len(self.table.players))
         else:
             self.beliefs = Beliefs.start(events)
             others = len(self.beliefs.players) - 1
@@ -118,8 +119,7 @@ class BelieverAgent(HeuristicAgent):
         if table is None:
             return super().table_suspicion(seat)
         if self._read_at != self.public_seen:
-            everyone = _logit(table.corrupt_count / len(table.players))
-            self._read, self._read_at = _suspicions(table, everyone), self.public_seen
+            self._read, self._read_at = _suspicions(table, self._prior), self.public_seen
         return self._read[seat]
 
     def _card(self, prompt: Prompt) -> str:
@@ -131,8 +131,7 @@ class BelieverAgent(HeuristicAgent):
         board = self.board
         if board.public_spending + CARDS[large].cost >= board.ps_target:
             return small
-        cleared = [s for s in board.active() if self.table_suspicion(s) <= CLEARED]
-        return large if len(cleared) >= CARDS[large].committee else small
+        return large if self._cleared_for(large, self.table_suspicion) else small
 
     def _bluff(self, me: str) -> Action | None:
         """The heuristic's bluff, never a false investigation: the Ombudsperson is one

@@ -664,8 +664,13 @@ class HeuristicAgent:
         spent, target = board.public_spending, board.ps_target
         if spent + CARDS[large].cost >= target > spent + CARDS[small].cost:
             return large
-        cleared = [s for s in board.active() if self.suspicion(s) <= CLEARED]
-        return large if len(cleared) >= CARDS[large].committee else small
+        return large if self._cleared_for(large, self.suspicion) else small
+
+    def _cleared_for(self, card: str, suspicion: Callable[[int], float]) -> bool:
+        """Enough active players are cleared (as ``suspicion`` reads them) to fill
+        ``card``'s committee."""
+        cleared = sum(1 for s in self.board.active() if suspicion(s) <= CLEARED)
+        return cleared >= CARDS[card].committee
 
     def _committee(self, prompt: Prompt) -> tuple[str, ...]:
         choice = prompt.choices[0]
@@ -847,11 +852,12 @@ _DECISIONS: dict[Step, Callable[[HeuristicAgent, Prompt], Action]] = {
 the optional prompt: :meth:`HeuristicAgent._talk`.)"""
 
 _CLAIMS: dict[Role, Callable[[HeuristicAgent, str], Action | None]] = {
-    Role.CORRUPT_POLITICIAN: lambda bot, me: bot._bluff(me),  # a subclass may hide more
-    Role.OMBUDSPERSON: HeuristicAgent._report_finding,
-    Role.COA: HeuristicAgent._report_audit,
-    Role.GOOD_POLITICIAN: HeuristicAgent._come_out,
-    Role.LAWYER: HeuristicAgent._suspect,
-    Role.CITIZEN: HeuristicAgent._suspect,
+    Role.CORRUPT_POLITICIAN: lambda bot, me: bot._bluff(me),
+    Role.OMBUDSPERSON: lambda bot, me: bot._report_finding(me),
+    Role.COA: lambda bot, me: bot._report_audit(me),
+    Role.GOOD_POLITICIAN: lambda bot, me: bot._come_out(me),
+    Role.LAWYER: lambda bot, me: bot._suspect(me),
+    Role.CITIZEN: lambda bot, me: bot._suspect(me),
 }
-"""What each role says in the discussion (at most once a Year)."""
+"""What each role says in the discussion (at most once a Year), through the agent's own
+methods, so that a subclass's override speaks (the believer's Corrupt bluff less)."""
