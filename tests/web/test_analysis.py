@@ -1,7 +1,7 @@
 """The end screens' analysis (issue #20) in a browser: the decisive moments it picks tell
 the game's story (the catch that ended it, a telling exposure, a removal against the
 evidence told once, not nine times), and a Corrupt player's fold says it is the table's
-view and marks their own row.
+view and marks their own row; an answer lost on the way says so and breaks nothing.
 
 Observed before: in a purge game all three Corrupt were caught and none of the catches
 showed; nine of twelve moments were "X was jailed at 0% Corrupt, while Bot Dalisay stood at
@@ -117,3 +117,25 @@ def test_a_corrupt_players_fold_is_the_tables_view_and_marks_them(live: Live, ta
         if f"{name} (" in text:
             assert ", you)" in text, text
     tabs.assert_clean()
+
+
+def test_an_analysis_answer_cut_off_on_the_way_says_so_and_breaks_nothing(
+    live: Live, tabs: Tabs
+) -> None:
+    """The board's analysis arrives "200 OK" with a body cut off (as when the page moves on
+    to a rematch while it comes, or a connection drops mid-body): the board says it could
+    not be loaded, and its page raises nothing (an unreadable answer once passed for an
+    empty one, and drawing it read the length of moments it did not have)."""
+    code, _, _ = played(live, NAMES[:13])
+    board = tabs.open("board", phone=False, viewport={"width": 1280, "height": 720})
+    board.page.route(
+        re.compile(r"/api/rooms/[A-Z0-9]+/analysis"),
+        lambda route: route.fulfill(
+            status=200, content_type="application/json", body='{"years": [{"year": 1, "co'
+        ),
+    )
+    board.page.goto(f"/board?room={code}")
+    expect(board.el("end-screen")).to_be_visible()
+    analysis = board.el("analysis")
+    expect(analysis).to_have_attribute("data-state", "failed")
+    expect(analysis).to_have_text("The analysis could not be loaded.")

@@ -51,7 +51,16 @@ export async function api(method, path, body, hostToken) {
   } catch (exc) {
     throw new ApiError('network', exc.message);
   }
-  const data = await response.json().catch(() => ({}));
+  let data;
+  try {
+    data = await response.json();
+  } catch (exc) {
+    // An answer that cannot be read was lost on the way (a page leaving as it came, a
+    // connection cut mid-body): a failure, never an empty success its caller would take
+    // for the data. A refusal's body may be anything: its status says enough.
+    if (response.ok) throw new ApiError('network', exc.message);
+    data = {};
+  }
   if (!response.ok) {
     const error = data.error || {};
     const code = error.code || String(response.status);
