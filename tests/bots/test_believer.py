@@ -4,6 +4,7 @@ it decides only on its seat's view: tests/bots/test_no_cheating.)"""
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 
@@ -29,17 +30,24 @@ from korapsyon.selfplay import table
 CORRUPT = Role.CORRUPT_POLITICIAN
 TUNED = Ruleset(public_spending_target=27, corruption_fund_target=14)
 """docs/BALANCE.md's 13-player targets, where heuristic Good and Corrupt are even."""
+NINE = Ruleset(public_spending_target=19, corruption_fund_target=8)
+"""Its 9-player targets: the win-rate tests play 9 players, where a believer game costs a
+third of a 13-player one and the generations differ as much (docs/BALANCE.md: heuristic
+54.0%, believer Good against heuristic Corrupt 90.0%, believer both sides 74.0%)."""
 
 
-def _game(kinds: str, seed: int, ruleset: Ruleset = TUNED) -> Game:
-    game = Game(table(13), seed=seed, ruleset=ruleset)
+def _game(kinds: str, seed: int, ruleset: Ruleset = TUNED, *, players: int = 13) -> Game:
+    game = Game(table(players), seed=seed, ruleset=ruleset)
     play(game, seat_agents(game, kinds, seed), random.Random(seed))
     assert game.outcome is not None
     return game
 
 
-def _good_won(kinds: str, seed: int) -> bool:
-    outcome = _game(kinds, seed).outcome
+@functools.cache
+def _good_won_at_nine(kinds: str, seed: int) -> bool:
+    """Whether Good won deal ``seed`` of 9 players under NINE (kept: two tests read the same
+    believer games)."""
+    outcome = _game(kinds, seed, NINE, players=9).outcome
     return outcome is not None and outcome.winner is Winner.GOOD
 
 
@@ -69,11 +77,11 @@ def test_a_good_seat_suspects_what_its_beliefs_say_and_is_sure_of_what_it_knows(
 
 
 def test_believer_good_wins_far_more_than_heuristic_good_on_the_same_deals() -> None:
-    """40 deals of the tuned 13-player rules against heuristic Corrupt (measured on 400:
-    94.8% against 51.2%, docs/BOTS.md): at least 8 more wins."""
-    believer = sum(_good_won("believer:heuristic", seed) for seed in range(40))
-    heuristic = sum(_good_won("heuristic", seed) for seed in range(40))
-    assert believer >= heuristic + 8, (believer, heuristic)
+    """60 deals of 9 players against heuristic Corrupt (55 against 32 here): at least 12
+    more wins."""
+    believer = sum(_good_won_at_nine("believer:heuristic", seed) for seed in range(60))
+    heuristic = sum(_good_won_at_nine("heuristic", seed) for seed in range(60))
+    assert believer >= heuristic + 12, (believer, heuristic)
 
 
 def test_a_corrupt_believer_that_does_not_hide_plays_exactly_as_the_heuristic() -> None:
@@ -158,9 +166,8 @@ def test_a_corrupt_believer_never_claims_a_finding_the_ombudsperson_could_contra
 
 
 def test_believer_corrupt_win_back_against_believer_good_on_the_same_deals() -> None:
-    """60 deals of the tuned 13-player rules (measured on 400: Good won 24.0 points fewer than
-    against heuristic Corrupt, docs/BOTS.md; 43 against 48 here): at least 3 fewer Good
-    wins."""
-    both = sum(_good_won("believer", seed) for seed in range(60))
-    good_only = sum(_good_won("believer:heuristic", seed) for seed in range(60))
-    assert both <= good_only - 3, (both, good_only)
+    """60 deals of 9 players (42 against 55 here; at 13 players, on the ladder's 400 deals,
+    24.0 points fewer, docs/BOTS.md): at least 6 fewer Good wins."""
+    both = sum(_good_won_at_nine("believer", seed) for seed in range(60))
+    good_only = sum(_good_won_at_nine("believer:heuristic", seed) for seed in range(60))
+    assert both <= good_only - 6, (both, good_only)

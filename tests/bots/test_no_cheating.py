@@ -90,10 +90,12 @@ class _PeekingAgent(HeuristicAgent):
 
 class _PeekingSearch(SearchAgent):
     """A cheat of the kind a determinised search could hide: its worlds hold the true
-    roles (``true_roles``, filled by the test) instead of roles drawn from its beliefs."""
+    roles (``true_roles``, filled by the test) instead of roles drawn from its beliefs.
+    (Four worlds: with two, a roll-out's verdict rarely turns on the peek, and the harness
+    needed 21 pairs of games to catch it, against 3.)"""
 
     def __init__(self, name: str) -> None:
-        super().__init__(f"bot/{name}", budget=Budget(worlds=2, corrupt_worlds=2, options=2))
+        super().__init__(f"bot/{name}", budget=Budget(worlds=4, corrupt_worlds=4, options=2))
         self.true_roles: dict[str, Role] = {}
 
     def _worlds(self) -> list[Game]:
