@@ -126,7 +126,7 @@ def test_the_aim_moves_the_choice() -> None:
     low, high = (
         tune(
             Plan(
-                players=(16,), seed=2, fund_span=6, spending_span=0, first=20, finalists=1, aim=aim
+                players=(16,), seed=2, fund_span=6, spending_span=0, first=10, finalists=1, aim=aim
             ),
             InlineExecutor(),
         ).chosen[16]
