@@ -15,6 +15,7 @@ from korapsyon.bots.believer import SCALE, BelieverAgent
 from korapsyon.bots.heuristic import CERTAIN, HeuristicAgent
 from korapsyon.record import record_of, write_record
 from korapsyon.rules import Game, Role, Ruleset
+from korapsyon.rules.actions import Corrupt
 from korapsyon.rules.events import (
     EVERYONE,
     ClaimMade,
@@ -22,6 +23,7 @@ from korapsyon.rules.events import (
     PlayerEliminated,
     PresidencyEnded,
     PresidentElected,
+    TokhangPaid,
     visible_to,
 )
 from korapsyon.rules.outcome import Winner
@@ -44,10 +46,14 @@ def _game(kinds: str, seed: int, ruleset: Ruleset = TUNED, *, players: int = 13)
 
 
 @functools.cache
-def _good_won_at_nine(kinds: str, seed: int) -> bool:
-    """Whether Good won deal ``seed`` of 9 players under NINE (kept: two tests read the same
+def _game_at_nine(kinds: str, seed: int) -> Game:
+    """Deal ``seed`` of 9 players under NINE, played (kept: several tests read the same
     believer games)."""
-    outcome = _game(kinds, seed, NINE, players=9).outcome
+    return _game(kinds, seed, NINE, players=9)
+
+
+def _good_won_at_nine(kinds: str, seed: int) -> bool:
+    outcome = _game_at_nine(kinds, seed).outcome
     return outcome is not None and outcome.winner is Winner.GOOD
 
 
@@ -166,8 +172,46 @@ def test_a_corrupt_believer_never_claims_a_finding_the_ombudsperson_could_contra
 
 
 def test_believer_corrupt_win_back_against_believer_good_on_the_same_deals() -> None:
-    """60 deals of 9 players (42 against 55 here; at 13 players, on the ladder's 400 deals,
-    24.0 points fewer, docs/BOTS.md): at least 6 fewer Good wins."""
+    """60 deals of 9 players (36 against 55 here; at 13 players, on the ladder's 400 deals,
+    far more, docs/BOTS.md): at least 12 fewer Good wins."""
     both = sum(_good_won_at_nine("believer", seed) for seed in range(60))
     good_only = sum(_good_won_at_nine("believer:heuristic", seed) for seed in range(60))
-    assert both <= good_only - 6, (both, good_only)
+    assert both <= good_only - 12, (both, good_only)
+
+
+def _corrupt_choices(game: Game) -> list[Corrupt]:
+    return [a for a in game.actions if isinstance(a, Corrupt)]
+
+
+def test_R25_a_corrupt_believer_steals_every_night() -> None:
+    """A Corrupt who hides takes the Nakaw every night, also when a teammate's jailing
+    changed the amount: a missing steal tells the table as much as a smaller one. The
+    heuristic's Corrupt skip it then (46 of their 376 night choices on the same deals)."""
+    hiding = [c for seed in range(60) for c in _corrupt_choices(_game_at_nine("believer", seed))]
+    plain = [
+        c for seed in range(60) for c in _corrupt_choices(_game_at_nine("believer:heuristic", seed))
+    ]
+    assert len(hiding) >= 300 and all(c.nakaw for c in hiding)
+    assert sum(not c.nakaw for c in plain) >= 20
+
+
+def test_R25_R50_a_corrupt_believer_pays_for_tokhang_only_to_end_the_game() -> None:
+    """A Corrupt who hides pays for Tokhang (half the Fund's target, R-05) only on the last
+    player claiming Good Politician once another was revealed: the Good Purge (R-50). The
+    heuristic's Corrupt also pay for it on a dangerous player (30 times in the same deals,
+    each before any Good Politician was revealed)."""
+
+    def early(kinds: str) -> int:
+        """Tokhangs paid before any Good Politician was revealed."""
+        count = 0
+        for seed in range(60):
+            revealed = False
+            for event in _game_at_nine(kinds, seed).events:
+                if isinstance(event, PlayerEliminated) and event.role is Role.GOOD_POLITICIAN:
+                    revealed = True
+                elif isinstance(event, TokhangPaid):
+                    count += not revealed
+        return count
+
+    assert early("believer") == 0
+    assert early("believer:heuristic") >= 15

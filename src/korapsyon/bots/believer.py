@@ -27,14 +27,18 @@ any other) and plays as a Corrupt who knows the table counts (docs/BOTS.md, "bel
   one of at most three players);
 * it never bluffs an investigation: there is one Ombudsperson, so a second claimed
   finding exposes one of its claimants (its other bluffs, the heuristic's, stay);
+* it steals every night (R-25), also after a teammate's jailing changed the amount: a
+  missing steal tells the table as much as a smaller one, and the heuristic's Corrupt,
+  who skip it, lose the Fund's race;
+* it pays for Tokhang (half the Fund's target, R-05) only when it ends the game on the
+  last Good Politician (R-50);
 * it does not accuse its own teammates ("bussing"): against heuristic Good, who take
   accusations at their word, that lost about 25 points; against believer Good it won 31,
   but only by fooling the model's ``suspect_bad`` (docs/BOTS.md, "believer").
 
 Why: on 400 deals of the tuned 13-player rules, the Good seats lift Good's win rate
-against heuristic Corrupt from 51.2% to 94.8%, and the Corrupt seats take it back to 70.8%
-(heuristic Good, who read less of what they hide, win 60.5% against them):
-docs/BOTS.md, "Strength ladder". The cost is about 0.4 CPU seconds a seat a game (the
+against heuristic Corrupt from 51.2% to 94.0%, and the Corrupt seats take it down to 42.2%
+(heuristic Good win 15.2% against them): docs/BOTS.md, "Strength ladder". The cost is about 0.4 CPU seconds a seat a game (the
 beliefs' posterior, once a step at most).
 """
 
@@ -121,6 +125,25 @@ class BelieverAgent(HeuristicAgent):
         if self._read_at != self.public_seen:
             self._read, self._read_at = _suspicions(table, self._prior), self.public_seen
         return self._read[seat]
+
+    def _steals(self, steal: int) -> bool:
+        """A Corrupt who hides steals every night. Skipping the night after a teammate's
+        jailing tells the table what a smaller amount would (the beliefs read a missing
+        steal as a changed count), and costs the Fund the steal."""
+        return True if self.table is not None else super()._steals(steal)
+
+    def _tokhang_target(self, names: Sequence[str | None], fund: int) -> str | None:
+        """A Corrupt who hides pays for Tokhang only when it wins the game (the last Good
+        Politician, R-50). It costs half the Fund's target (R-05): paid on a dangerous
+        player, it slowed the Fund's race more than that player's absence helped
+        (docs/BOTS.md, "believer")."""
+        if self.table is None:
+            return super()._tokhang_target(names, fund)
+        last = self._last_good_politician()
+        if last is None or fund < self.board.tokhang_cost:
+            return None
+        name = self.board.names[last]
+        return name if name in names else None
 
     def _card(self, prompt: Prompt) -> str:
         """A Corrupt President picks as a Good one would, never the card that would win

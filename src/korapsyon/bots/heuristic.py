@@ -555,15 +555,25 @@ class HeuristicAgent:
             first = next(iter(shown.values()))
             return Corrupt(player=me, nakaw=first.nakaw, suhol=first.suhol, tokhang=first.tokhang)
         steal = len(free)
-        nakaw = True
-        if mem.last_steal is not None and mem.last_steal[1] != steal and board.thefts:
-            nakaw = mem.fund + steal >= board.cf_target  # a changed amount would expose us
+        nakaw = self._steals(steal)
         fund = mem.fund + (steal if nakaw else 0)
         suhol = fund >= 3 and self._audit_would_hurt() and fund - 3 + steal < board.cf_target
         if suhol:
             fund -= 3
         target = self._tokhang_target(tokhang_names, fund)
         return Corrupt(player=me, nakaw=nakaw, suhol=suhol, tokhang=target)
+
+    def _steals(self, steal: int) -> bool:
+        """Nakaw tonight (R-25: the amount is the number of free Corrupt), unless the amount
+        differs from the last steal's: a changed amount would expose us (except when it
+        wins the race). The last steal stays the one before the change, so after a
+        teammate's jailing the team stops stealing until the amount is the same again (the
+        teammate returns): a weakness every heuristic figure of docs/BALANCE.md was played
+        with, kept so that they stay true (the believer steals every night)."""
+        board, mem = self.board, self.mem
+        if mem.last_steal is not None and mem.last_steal[1] != steal and board.thefts:
+            return mem.fund + steal >= board.cf_target
+        return True
 
     def _audit_would_hurt(self) -> bool:
         """Silence the COA only when its audit would point at us: last Year's successful
@@ -589,12 +599,7 @@ class HeuristicAgent:
         if fund < board.tokhang_cost:
             return None
         team = mem.team | {mem.seat}
-        gp_left = [
-            s
-            for s in board.active()
-            if board.claimed.get(s) is Role.GOOD_POLITICIAN and s not in team
-        ]
-        revealed_gps = sum(1 for r in board.revealed.values() if r is Role.GOOD_POLITICIAN)
+        last = self._last_good_politician()
         best, danger = None, 0.0
         for seat in self._seats(names):
             if seat in team:
@@ -610,7 +615,7 @@ class HeuristicAgent:
                 c == seat and k for _, c, k in board.audit_claims
             ):
                 value += 1.5
-            if seat in gp_left and revealed_gps >= 1 and len(gp_left) == 1:
+            if seat == last:
                 value += 5.0  # the last Good Politician: a purge wins the game
             value -= 0.1 * len(accused)
             if value > danger or (value == danger and best is not None and seat < best):
@@ -618,6 +623,18 @@ class HeuristicAgent:
         if best is None or danger < 3.0:
             return None
         return board.names[best]
+
+    def _last_good_politician(self) -> int | None:
+        """The one player left claiming Good Politician once another was revealed (R-40):
+        eliminating the last one wins the Good Purge (R-50)."""
+        board, team = self.board, self.mem.team | {self.mem.seat}
+        left = [
+            s
+            for s in board.active()
+            if board.claimed.get(s) is Role.GOOD_POLITICIAN and s not in team
+        ]
+        revealed = any(r is Role.GOOD_POLITICIAN for r in board.revealed.values())
+        return left[0] if revealed and len(left) == 1 else None
 
     # -- the Public Phase
     def _stands(self) -> bool:
