@@ -37,9 +37,9 @@ any other) and plays as a Corrupt who knows the table counts (docs/BOTS.md, "bel
   but only by fooling the model's ``suspect_bad`` (docs/BOTS.md, "believer").
 
 Why: on 400 deals of the tuned 13-player rules, the Good seats lift Good's win rate
-against heuristic Corrupt from 51.2% to 94.0%, and the Corrupt seats take it down to 42.2%
-(heuristic Good win 15.2% against them): docs/BOTS.md, "Strength ladder". The cost is about 0.4 CPU seconds a seat a game (the
-beliefs' posterior, once a step at most).
+against heuristic Corrupt from 51.2% to 94.0%, and the Corrupt seats take it down to
+42.2% (heuristic Good win 15.2% against them): docs/BOTS.md, "Strength ladder". The cost
+is about 0.4 CPU seconds a seat a game (the beliefs' posterior, once a step at most).
 """
 
 from __future__ import annotations
