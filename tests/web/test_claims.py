@@ -167,9 +167,9 @@ def test_R35_a_silenced_coa_s_screen_looks_like_anyone_s_and_a_refused_claim_say
     unsent = tab.el("chat-error")
     expect(unsent).to_have_text(f"✕ {words['chat.not_sent_quiet']}")
     expect(tab.el("chat-input")).to_have_value("Walang kickback, promise")
-    look = _look(sent)
-    assert _look(status) == look
-    assert _look(unsent) == look
+    look = _look(other, "claim-status")
+    assert _look(tab, "claim-status") == look
+    assert _look(tab, "chat-error") == look
     assert "⚠" not in (status.text_content() or "") + (unsent.text_content() or "")
 
     # what became of a claim or a message belongs to its discussion: gone in the next step
@@ -192,9 +192,18 @@ def test_R35_a_silenced_coa_s_screen_looks_like_anyone_s_and_a_refused_claim_say
     tabs.assert_clean()
 
 
-def _look(line: Locator) -> tuple[str, str, str]:
-    """How a status line looks from across the table: its colour, weight and size."""
-    style = line.evaluate(
-        "(el) => { const s = getComputedStyle(el); return [s.color, s.fontWeight, s.fontSize]; }"
-    )
+def _look(tab: Tab, line: str) -> tuple[str, str, str]:
+    """How a status line looks from across the table: its colour, weight and size. Found
+    and measured in one step on the page: a push that redraws the screen in between (the
+    other phone's claim reaches this one) would leave a located element detached, with no
+    style (seen with both cores busy)."""
+    style = tab.page.wait_for_function(
+        """(sel) => {
+             const el = document.querySelector(sel);
+             if (!el) return null;
+             const s = getComputedStyle(el);
+             return [s.color, s.fontWeight, s.fontSize];
+           }""",
+        arg=tid(line),
+    ).json_value()
     return (style[0], style[1], style[2])
