@@ -1,10 +1,11 @@
 """The balance tuner: it moves an unbalanced player count toward 45-55%, is deterministic
-for a seed wherever it runs, checks its finalists with a stronger generation whose clear
-evidence overrules heuristic games, and refuses bad options clearly."""
+for a seed wherever it runs, checks its finalists with a stronger generation and chooses
+where the worse of the two is nearest 50%, and refuses bad options clearly."""
 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from korapsyon.cli import main
 from korapsyon.rules.ruleset import Ruleset
 from korapsyon.sim.cluster import InlineExecutor, place
 from korapsyon.sim.runner import GameResult, SimConfig, simulate
-from korapsyon.sim.tune import Candidate, Plan, fit, parse_dial, report, tune
+from korapsyon.sim.tune import Candidate, Plan, fit, parse_dial, report, shift, tune
 
 
 def test_tuning_moves_an_unbalanced_count_toward_the_band() -> None:
@@ -43,6 +44,9 @@ def test_the_same_seed_gives_the_same_search_wherever_it_runs() -> None:
         dials=(parse_dial("auto_jail_mode=direct,forced_vote"),),
         first=6,
         finalists=2,
+        check_games=3,
+        check_bots="random",  # (cheap; the command offers only the stronger kinds)
+        check_rounds=2,
     )
     here = report(tune(plan, InlineExecutor()))
     with place(workers=2) as pool:
@@ -60,15 +64,75 @@ def _games(good: int, n: int) -> list[GameResult]:
     ]
 
 
-def test_clear_check_evidence_overrules_the_heuristic_choice() -> None:
-    near = Candidate(13, Ruleset(corruption_fund_target=20), heuristic=_games(50, 100))
-    near.check = _games(1, 20)
-    off = Candidate(13, Ruleset(corruption_fund_target=22), heuristic=_games(56, 100))
-    off.check = _games(9, 20)
-    assert min([near, off], key=Candidate.key) is off  # 5% of check games: clearly not 50%
-    unclear = Candidate(13, Ruleset(corruption_fund_target=20), heuristic=_games(50, 100))
-    unclear.check = _games(7, 20)
-    assert min([unclear, off], key=Candidate.key) is unclear  # 35%: not clear, heuristic wins
+def test_the_check_model_is_the_heuristic_one_shifted_by_one_log_odds() -> None:
+    # three finalists whose check games run one log-odds above their heuristic rates
+    finalists = []
+    for fund, rate in ((19, 0.4), (20, 0.5), (21, 0.6)):
+        c = Candidate(13, Ruleset(corruption_fund_target=fund), heuristic=_games(50, 100))
+        c.fitted = rate
+        above = 1 / (1 + math.exp(-(math.log(rate / (1 - rate)) + 1.0)))
+        c.check = _games(round(above * 400), 400)
+        finalists.append(c)
+    unchecked = Candidate(13, Ruleset(corruption_fund_target=16), heuristic=_games(10, 100))
+    unchecked.fitted = 0.1
+    delta = shift([*finalists, unchecked])
+    assert delta == pytest.approx(1.0, abs=0.05)
+    assert unchecked.shifted == pytest.approx(0.232, abs=0.01)  # logit 0.1 + 1: never played
+    assert unchecked.check_estimate() == unchecked.shifted
+    # a generation that always wins gets a large shift, not an infinite one
+    for c in finalists:
+        c.check = _games(20, 20)
+    assert shift(finalists) == pytest.approx(4.84, abs=0.01)  # 60.5 wins of 61
+
+
+def test_the_shift_is_found_far_from_the_heuristic_rates() -> None:
+    # heuristic log-odds -3 (4.7%), the check bots winning half: a shift of +3, which
+    # undamped Newton steps overshoot
+    finalists = []
+    for fund in (19, 20):
+        c = Candidate(13, Ruleset(corruption_fund_target=fund), heuristic=_games(5, 100))
+        c.fitted = 1 / (1 + math.exp(3.0))
+        c.check = _games(50, 100)
+        finalists.append(c)
+    assert shift(finalists) == pytest.approx(3.0, abs=0.01)
+    assert finalists[0].shifted == pytest.approx(0.5, abs=0.01)
+
+
+def test_the_choice_weighs_both_generations() -> None:
+    """The candidate whose worse generation is nearer 50% is chosen, the stronger one's
+    rate read from its own games and the shifted model together."""
+    even = Candidate(13, Ruleset(corruption_fund_target=20), heuristic=_games(50, 100))
+    even.check = _games(14, 50)  # 28%: the stronger Corrupt win
+    split = Candidate(13, Ruleset(corruption_fund_target=23), heuristic=_games(61, 100))
+    split.check = _games(20, 50)  # 40%
+    for c in (even, split):
+        c.fitted = c.rate("heuristic")
+    shift([even, split])  # the believers win 34 of 100 where the heuristic's rates say 55.5
+    assert even.check_estimate() == pytest.approx(0.287, abs=0.005)  # 21 points off
+    assert split.check_estimate() == pytest.approx(0.398, abs=0.005)  # 10 and 11 off
+    assert min([even, split], key=Candidate.worse) is split
+
+
+def test_the_check_rounds_split_a_shift_between_the_generations() -> None:
+    """Random bots (cheap; the command offers only stronger kinds) win far less often as
+    Good than heuristic ones (12 players: about 10%
+    against 75% under R-05): a second check round moves to a longer Corrupt race, where the
+    heuristic favours Good, so that the worse of the two generations is nearer 50% than
+    with the heuristic rounds' own finalists."""
+    plan = Plan(
+        players=(12,), seed=4, fund_span=8, spending_span=0, first=6, finalists=2,
+        check_games=20, check_bots="random", check_rounds=1,
+    )  # fmt: skip
+    one = tune(plan, InlineExecutor())
+    two = tune(Plan(**{**plan.__dict__, "check_rounds": 2}), InlineExecutor())
+    first, second = one.chosen[12], two.chosen[12]
+    assert abs((first.estimate() or 0) - 0.5) < 0.05  # the heuristic rounds' aim
+    assert (first.check_estimate() or 1) < 0.15  # random Good, far below
+    assert (second.estimate() or 0) > (first.estimate() or 0) + 0.15
+    assert second.ruleset.targets(12)[1] > first.ruleset.targets(12)[1]
+    assert second.worse() < first.worse()
+    assert one.games["check"] == 2 * 20 and two.games["check"] == 4 * 20
+    assert len(two.finalists[12]) == 4  # every checked candidate, for the report
 
 
 def test_tune_command_prints_the_table_and_writes_the_search(tmp_path: Path) -> None:
@@ -76,8 +140,9 @@ def test_tune_command_prints_the_table_and_writes_the_search(tmp_path: Path) -> 
     args += ["--first", "4", "--finalists", "1", "--workers", "1", "--out", str(tmp_path)]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
-    assert "9 candidates per player count, 3 heuristic rounds: 76 heuristic and 0 believer" in (
-        result.output
+    assert (
+        "9 candidates per player count, 3 heuristic rounds: 76 heuristic and at most 0 believer"
+        in (result.output)
     )
     row = next(line for line in result.output.splitlines() if line.strip().startswith("10 "))
     assert "n=28" in row  # 4 + 8 + 16 games
@@ -96,6 +161,7 @@ def test_the_check_plays_the_finalists_with_believer_bots(tmp_path: Path) -> Non
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     assert "believer Good" in result.output
+    assert "at most 3 believer games" in result.output  # two rounds, one candidate
     assert "cost: 2 heuristic + 3 believer games" in result.output
     saved = json.loads((tmp_path / "tune.json").read_text())
     assert saved["plan"]["check_bots"] == "believer"
@@ -113,6 +179,7 @@ def test_the_check_plays_the_finalists_with_believer_bots(tmp_path: Path) -> Non
         (["--fund-span", "-1"], "-1 is not in the range"),
         (["--aim", "1.5"], "1.5 is not in the range"),
         (["--check-bots", "random"], "'random' is not one of"),
+        (["--check-rounds", "0"], "0 is not in the range"),
         (["--cluster", "nonsense://nowhere:1"], "cannot reach the Dask scheduler"),
     ],
 )

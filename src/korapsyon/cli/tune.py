@@ -76,11 +76,21 @@ from .terminal import say
     "game), or search bots (3-30 CPU seconds).",
 )
 @click.option(
+    "--check-rounds",
+    default=2,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Rounds of the check: after each, the candidates whose worse generation is "
+    "nearest 50% (the stronger one's rate from the shifted model) become the finalists, "
+    "and those not checked yet play their check games.",
+)
+@click.option(
     "--aim",
     default=0.5,
     show_default=True,
     type=click.FloatRange(0.05, 0.95),
-    help="The heuristic bots' Good win rate to aim for (the check is judged against 50%).",
+    help="The heuristic bots' Good win rate the heuristic rounds aim for (the check "
+    "rounds then aim both generations at 50%).",
 )
 @seed_option
 @workers_option
@@ -101,6 +111,7 @@ def tune(
     finalists: int,
     check_games: int,
     check_bots: str,
+    check_rounds: int,
     aim: float,
     seed: int,
     workers: int | None,
@@ -109,8 +120,8 @@ def tune(
 ) -> None:
     """Search the Corruption Fund and Public Spending targets of each player count (and any
     --dial) for Good win rates of 45-55% with heuristic bots, then check the finalists with
-    a stronger generation (--check-bots); print the choice per player count and the games
-    it cost."""
+    a stronger generation (--check-bots) and choose where both are nearest 50%; print the
+    choice per player count and the games it cost."""
     import os
 
     from ..sim import chart
@@ -130,6 +141,7 @@ def tune(
             check_games,
             aim,
             check_bots,
+            check_rounds,
         )
         plan.candidates(players[0])
     except ValueError as exc:
@@ -138,7 +150,7 @@ def tune(
     heuristic, check = plan.cost()
     say(
         f"{len(plan.candidates(players[0]))} candidates per player count, "
-        f"{len(plan.rounds())} heuristic rounds: {heuristic:,} heuristic and {check:,} "
+        f"{len(plan.rounds())} heuristic rounds: {heuristic:,} heuristic and at most {check:,} "
         f"{check_bots} games"
     )
     started = time.perf_counter()
@@ -148,6 +160,8 @@ def tune(
         try:
             with place(workers or os.cpu_count() or 1, cluster) as pool:
                 outcome = tuner.tune(plan, pool, bar.update)
+            if bar.length is not None:  # (check rounds that found no new finalist)
+                bar.update(bar.length - bar.pos)
         except ValueError as exc:
             raise click.UsageError(str(exc)) from None
     elapsed = time.perf_counter() - started

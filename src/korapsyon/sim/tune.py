@@ -9,18 +9,30 @@ half the target rounded up) and the values of any other ruleset option given as 
 (e.g. ``auto_jail_mode`` or ``tokhang_consent``).
 
 1. **Heuristic rounds (successive halving).** Every candidate plays ``first`` heuristic
-   games; the best third (the estimated Good win rate closest to 50%, then the smallest
-   change from the rules as they are) plays twice as many new games, and so on until
-   ``finalists`` remain. Candidates are ranked on a model fitted to every game of the
+   games; the best third (the estimated Good win rate closest to ``aim``, then the
+   smallest change from the rules as they are) plays twice as many new games, and so on
+   until ``finalists`` remain. Candidates are ranked on a model fitted to every game of the
    player count (:func:`fit`), not on their own few games, and each plays its own deals
-   (its own seed), so the model's level rests on all the games. (``aim`` moves the
-   heuristic goal off 50%, e.g. to 45% when the stronger bots are known to favour Good by
-   10 points, to split the difference between the generations.)
-2. **The check.** Each finalist plays ``check_games`` games with the ``check_bots`` kind
-   (a believer game costs about 50 heuristic ones, a search game thousands). The choice
-   is the finalist whose check games' 95% interval holds 50% (or, failing that, lies
-   nearest to it), then whose heuristic estimate is nearest its aim: a handful of check
-   games overrule many heuristic ones only when they are clear.
+   (its own seed), so the model's level rests on all the games.
+2. **Check rounds.** The finalists play ``check_games`` games each with the ``check_bots``
+   kind (a believer game costs about 50 heuristic ones, a search game thousands). The
+   stronger generation's rate is modelled as the heuristic model's shifted by one
+   log-odds per player count (:func:`shift`), fitted to every check game of the count, so
+   each candidate has an estimate for both generations. The next round's finalists are
+   the candidates whose *worse* generation is nearest 50% (:meth:`Candidate.worse`): where
+   the stronger bots favour Good by 10 points, those whose heuristic rate is near 45%.
+   New ones play their check games and the shift is fitted again, ``check_rounds`` times.
+3. **The choice** is the checked candidate whose worse generation is nearest 50%, the
+   stronger generation's rate read from its own check games and the shifted model
+   together (:meth:`Candidate.check_estimate`): the model pools every check game of the
+   count but has one shift for all targets; a candidate's own games say where its
+   targets differ.
+
+Where the generations differ by more than the band is wide (10 points), no candidate puts
+both inside it, and the choice splits the difference. The choice is the best of several
+noisy estimates, and a finalist of a later check round may have played only a few
+heuristic games (its heuristic rate is the model's): confirm it on another seed
+(docs/BALANCE.md).
 
 Everything is deterministic for a seed, wherever the games run (:mod:`.cluster`).
 """
@@ -28,6 +40,7 @@ Everything is deterministic for a seed, wherever the games run (:mod:`.cluster`)
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
@@ -55,8 +68,9 @@ class Plan:
     first: int = 40  # heuristic games per candidate in the first round
     finalists: int = 3  # candidates per player count that reach the check
     check_games: int = 0  # games of the stronger generation per finalist (0: heuristic only)
-    aim: float = 0.5  # the heuristic Good win rate aimed at (the check: always 50%)
+    aim: float = 0.5  # the heuristic Good win rate the heuristic rounds aim at
     check_bots: str = "believer"  # the stronger generation (a --bots kind)
+    check_rounds: int = 2  # rounds of finalists checked (each may bring new ones)
 
     def candidates(self, players: int) -> list[Ruleset]:
         """Every candidate ruleset for one player count (checked: a bad dial is an error)."""
@@ -86,7 +100,9 @@ class Plan:
         """(heuristic games, check games) the whole search plays."""
         heuristic = sum(alive * games for alive, games in self.rounds()) * len(self.players)
         finalists = min(self.finalists, self.rounds()[-1][0])
-        return heuristic, finalists * self.check_games * len(self.players)
+        # at most: each check round brings at most that many new finalists, none twice
+        checked = min(finalists * self.check_rounds, len(self.candidates(self.players[0])))
+        return heuristic, checked * self.check_games * len(self.players)
 
 
 @dataclass
@@ -100,6 +116,8 @@ class Candidate:
     heuristic: list[GameResult] = field(default_factory=list)
     check: list[GameResult] = field(default_factory=list)  # the stronger generation's
     fitted: float | None = None  # the heuristic rate of the model fitted to the count (fit)
+    shifted: float | None = None  # the stronger generation's, the same model shifted (shift)
+    prior_games: int = 50  # the games the shifted model counts as (the plan's check games)
 
     def games(self, generation: str) -> list[GameResult]:
         return self.heuristic if generation == "heuristic" else self.check
@@ -120,27 +138,38 @@ class Candidate:
         others = {k: v for k, v in self.ruleset.to_wire().items() if k not in TARGETS}
         return moved + len(others)
 
-    def miss(self) -> float:
-        """How far the check games' 95% interval lies from 50% (0 when it holds 50%, or
-        before they are played): a few check games overrule the heuristic ones only when
-        they are clear."""
-        if not self.check:
-            return 0.0
-        low, high = self.interval("check")
-        return max(0.0, low - 0.5, 0.5 - high)
-
     def estimate(self) -> float | None:
         """The heuristic Good win rate: the fitted model's if there is one (:func:`fit`),
         else the candidate's own games'."""
         return self.fitted if self.fitted is not None else self.rate("heuristic")
 
-    def key(self) -> tuple[float, int, int, str]:
-        """The order of the search: a clear miss of the check, then the heuristic estimate's
-        distance from its aim, then the smallest change from the rules as they are."""
+    def key(self) -> tuple[int, int, str]:
+        """The order of the heuristic rounds: the heuristic estimate's distance from its
+        aim, then the smallest change from the rules as they are."""
         rate = self.estimate()
         # whole percentage points: closer than that is noise, and the smaller change wins
         distance = 0 if rate is None else round(abs(rate - self.aim) * 100)
-        return (round(self.miss(), 9), distance, self.change(), repr(self.ruleset))
+        return (distance, self.change(), repr(self.ruleset))
+
+    def check_estimate(self) -> float | None:
+        """The stronger generation's Good win rate: its own check games, with the shifted
+        model's rate (:func:`shift`) counted as ``prior_games`` more games (as many as a
+        finalist plays: own games and the model weigh alike); either alone when the other
+        is missing."""
+        games = self.check
+        wins = sum(g.winner == "good" for g in games)
+        if self.shifted is None:
+            return wins / len(games) if games else None
+        prior = self.prior_games
+        return (wins + prior * self.shifted) / (len(games) + prior)
+
+    def worse(self) -> tuple[int, int, int, str]:
+        """The order of the check rounds and of the choice: the distance from 50% of the
+        generation further from it (whole points), then the other's, then the smallest
+        change from the rules as they are."""
+        rates = [r for r in (self.estimate(), self.check_estimate()) if r is not None]
+        far = sorted((round(abs(r - 0.5) * 100) for r in rates), reverse=True) or [0]
+        return (far[0], far[-1], self.change(), repr(self.ruleset))
 
 
 def _seed(seed: int, players: int, number: int) -> int:
@@ -171,6 +200,58 @@ def fit(candidates: Sequence[Candidate]) -> None:
     logits = _features(candidates, levels) @ solution[0]
     for candidate, logit in zip(candidates, logits, strict=True):
         candidate.fitted = float(1 / (1 + np.exp(-logit)))
+
+
+def shift(candidates: Sequence[Candidate]) -> float | None:
+    """Fit the stronger generation's rate as the heuristic model's (:func:`fit`) shifted by
+    one log-odds, by maximum likelihood over every check game of one player count, and
+    set each candidate's ``shifted`` rate; return the shift (None before any check game).
+    Half a win and half a loss, at the checked candidates' mean heuristic log-odds, are
+    added to the count's games, so that a count the check bots always win (or always lose)
+    gets a large finite shift, not an infinite one. Newton's method on the concave
+    likelihood, each step halved until the likelihood does not fall."""
+    played = [c for c in candidates if c.check]
+    if not played:
+        return None
+    base = [_logit(c.estimate()) for c in played]
+    n = [float(len(c.check)) for c in played]
+    wins = [float(sum(g.winner == "good" for g in c.check)) for c in played]
+    base.append(sum(base) / len(base))  # the half win and half loss
+    n.append(1.0)
+    wins.append(0.5)
+
+    def likelihood(delta: float) -> float:
+        return sum(
+            w * _log_sigmoid(b + delta) + (k - w) * _log_sigmoid(-(b + delta))
+            for b, k, w in zip(base, n, wins, strict=True)
+        )
+
+    delta, best = 0.0, likelihood(0.0)
+    for _ in range(100):
+        p = [1 / (1 + math.exp(-(b + delta))) for b in base]
+        gradient = sum(w - k * q for w, k, q in zip(wins, n, p, strict=True))
+        curvature = sum(k * q * (1 - q) for k, q in zip(n, p, strict=True))
+        step = gradient / curvature
+        while likelihood(delta + step) < best and abs(step) > 1e-12:
+            step /= 2
+        delta += step
+        best = likelihood(delta)
+        if abs(step) < 1e-9:
+            break
+    for c in candidates:
+        c.shifted = 1 / (1 + math.exp(-(_logit(c.estimate()) + delta)))
+    return delta
+
+
+def _log_sigmoid(x: float) -> float:
+    """log(1 / (1 + e^-x)), without overflow."""
+    return -math.log1p(math.exp(-x)) if x >= 0 else x - math.log1p(math.exp(x))
+
+
+def _logit(rate: float | None) -> float:
+    """The log-odds of a rate, kept finite (a candidate with no estimate counts as 50%)."""
+    p = 0.5 if rate is None else min(max(rate, 1e-3), 1 - 1e-3)
+    return math.log(p / (1 - p))
 
 
 def _features(candidates: Sequence[Candidate], levels: Sequence[tuple[str, Any]]) -> Any:
@@ -260,7 +341,7 @@ def tune(
     """Run the search of ``plan`` on ``pool`` (see :func:`.cluster.place`)."""
     candidates = {
         n: [
-            Candidate(n, r, _seed(plan.seed, n, i), plan.aim)
+            Candidate(n, r, _seed(plan.seed, n, i), plan.aim, prior_games=plan.check_games)
             for i, r in enumerate(plan.candidates(n))
         ]
         for n in plan.players
@@ -277,13 +358,26 @@ def tune(
         if note:
             note(f"round {number + 1}: {len(every)} candidates, {new} new heuristic games each")
     finalists = {n: sorted(c, key=Candidate.key)[: plan.finalists] for n, c in alive.items()}
-    if plan.check_games:
-        every = [c for n in plan.players for c in finalists[n]]
-        _play(every, "check", plan.check_bots, plan.check_games, pool=pool, progress=progress)
-        games["check"] += plan.check_games * len(every)
+    if not plan.check_games:
+        chosen = {n: min(c, key=Candidate.key) for n, c in finalists.items()}
+        return Outcome(plan, candidates, finalists, chosen, games)
+    checked: dict[int, list[Candidate]] = {n: [] for n in plan.players}
+    for number in range(plan.check_rounds):
+        fresh = [c for n in plan.players for c in finalists[n] if not c.check]
+        if not fresh:
+            break
+        _play(fresh, "check", plan.check_bots, plan.check_games, pool=pool, progress=progress)
+        games["check"] += plan.check_games * len(fresh)
+        for n in plan.players:
+            checked[n] += [c for c in finalists[n] if c not in checked[n]]
+            shift(candidates[n])
         if note:
-            note(f"check: {len(every)} finalists, {plan.check_games} {plan.check_bots} games each")
-    chosen = {n: min(c, key=Candidate.key) for n, c in finalists.items()}
+            note(f"check {number + 1}: {len(fresh)} finalists, {plan.check_games} games each")
+        finalists = {
+            n: sorted(candidates[n], key=Candidate.worse)[: plan.finalists] for n in plan.players
+        }
+    chosen = {n: min(c, key=Candidate.worse) for n, c in checked.items()}
+    finalists = checked
     return Outcome(plan, candidates, finalists, chosen, games)
 
 
@@ -314,6 +408,9 @@ def report(outcome: Outcome) -> dict[str, Any]:
         out: dict[str, Any] = {"ruleset": c.ruleset.to_wire(), "change": c.change()}
         if c.fitted is not None:
             out["heuristic_fitted"] = c.fitted
+        if c.shifted is not None:
+            out["check_modelled"] = c.shifted
+            out["check_estimate"] = c.check_estimate()
         for generation in ("heuristic", "check"):
             if games := c.games(generation):
                 out[generation] = {
@@ -335,6 +432,7 @@ def report(outcome: Outcome) -> dict[str, Any]:
             "check_bots": plan.check_bots,
             "check_games": plan.check_games,
             "aim": plan.aim,
+            "check_rounds": plan.check_rounds,
             "rounds": plan.rounds(),
         },
         "games": outcome.games,
@@ -352,7 +450,8 @@ def table(outcome: Outcome) -> str:
     head = (
         f"{'players':>7}  {'spend':>5} {'fund':>4} {'AJ':>3} {'Tok':>3}"
         + "".join(f" {d[:14]:>14}" for d in dials)
-        + f"  {'heuristic Good':>22}  {outcome.plan.check_bots + ' Good':>22}  {'in band':>7}"
+        + f"  {'heuristic Good':>22}  {outcome.plan.check_bots + ' Good':>22}  {'estimate':>8}"
+        + f"  {'in band':>7}"
     )
     lines = [head, "-" * len(head)]
     for players, c in outcome.chosen.items():
@@ -373,9 +472,13 @@ def table(outcome: Outcome) -> str:
             games = len(c.games(generation))
             row += f"  {f'{rate:.1%} ({low:.0%}-{high:.0%}) n={games}':>22}"
             inside.append(BAND[0] <= rate <= BAND[1])
+        estimate = c.check_estimate() if c.check else None
+        row += f"  {'-' if estimate is None else f'{estimate:.1%}':>8}"
         lines.append(row + f"  {'yes' if all(inside) else 'no':>7}")
     lines.append(
         "spend/fund = Public Spending / Corruption Fund targets (R-05), AJ/Tok = Auto Jail / "
-        "Tokhang costs (half the target, rounded up); in band = every point estimate in 45-55%."
+        "Tokhang costs (half the target, rounded up); estimate = the stronger generation's "
+        "rate from its games and the shifted model together (the choice reads it); in band = "
+        "both generations' own games' rates in 45-55%."
     )
     return "\n".join(lines)
