@@ -133,6 +133,10 @@ def test_the_check_rounds_split_a_shift_between_the_generations() -> None:
     assert second.worse() < first.worse()
     assert one.games["check"] == 2 * 20 and two.games["check"] == 4 * 20
     assert len(two.finalists[12]) == 4  # every checked candidate, for the report
+    # a check round's new finalists play as many heuristic games as the first ones did
+    assert {len(c.heuristic) for c in two.finalists[12]} == {plan.heuristic_games()}
+    heuristic, check = two.plan.cost()
+    assert two.games["heuristic"] <= heuristic and two.games["check"] <= check
 
 
 def test_tune_command_prints_the_table_and_writes_the_search(tmp_path: Path) -> None:

@@ -21,7 +21,9 @@ half the target rounded up) and the values of any other ruleset option given as 
    each candidate has an estimate for both generations. The next round's finalists are
    the candidates whose *worse* generation is nearest 50% (:meth:`Candidate.worse`): where
    the stronger bots favour Good by 10 points, those whose heuristic rate is near 45%.
-   New ones play their check games and the shift is fitted again, ``check_rounds`` times.
+   New ones play heuristic games up to a finalist's of the heuristic rounds (the model
+   is fitted again) and then their check games, and the shift is fitted again,
+   ``check_rounds`` times.
 3. **The choice** is the checked candidate whose worse generation is nearest 50%, the
    stronger generation's rate read from its own check games and the shifted model
    together (:meth:`Candidate.check_estimate`): the model pools every check game of the
@@ -30,9 +32,7 @@ half the target rounded up) and the values of any other ruleset option given as 
 
 Where the generations differ by more than the band is wide (10 points), no candidate puts
 both inside it, and the choice splits the difference. The choice is the best of several
-noisy estimates, and a finalist of a later check round may have played only a few
-heuristic games (its heuristic rate is the model's): confirm it on another seed
-(docs/BALANCE.md).
+noisy estimates: confirm it on another seed (docs/BALANCE.md).
 
 Everything is deterministic for a seed, wherever the games run (:mod:`.cluster`).
 """
@@ -96,13 +96,21 @@ class Plan:
             out.append((alive, games))
         return out
 
+    def heuristic_games(self) -> int:
+        """The heuristic games a finalist of the heuristic rounds has played."""
+        return sum(games for _, games in self.rounds())
+
     def cost(self) -> tuple[int, int]:
-        """(heuristic games, check games) the whole search plays."""
-        heuristic = sum(alive * games for alive, games in self.rounds()) * len(self.players)
+        """(heuristic games, check games) the whole search plays, at most: each check round
+        brings at most ``finalists`` new ones (none twice), whose heuristic games are
+        topped up to a finalist's first."""
+        heuristic = sum(alive * games for alive, games in self.rounds())
         finalists = min(self.finalists, self.rounds()[-1][0])
-        # at most: each check round brings at most that many new finalists, none twice
-        checked = min(finalists * self.check_rounds, len(self.candidates(self.players[0])))
-        return heuristic, checked * self.check_games * len(self.players)
+        checked = 0
+        if self.check_games:
+            checked = min(finalists * self.check_rounds, len(self.candidates(self.players[0])))
+            heuristic += (checked - finalists) * self.heuristic_games()
+        return heuristic * len(self.players), checked * self.check_games * len(self.players)
 
 
 @dataclass
@@ -366,6 +374,9 @@ def tune(
         fresh = [c for n in plan.players for c in finalists[n] if not c.check]
         if not fresh:
             break
+        games["heuristic"] += _top_up(fresh, plan.heuristic_games(), pool, progress)
+        for n in plan.players:
+            fit(candidates[n])
         _play(fresh, "check", plan.check_bots, plan.check_games, pool=pool, progress=progress)
         games["check"] += plan.check_games * len(fresh)
         for n in plan.players:
@@ -379,6 +390,22 @@ def tune(
     chosen = {n: min(c, key=Candidate.worse) for n, c in checked.items()}
     finalists = checked
     return Outcome(plan, candidates, finalists, chosen, games)
+
+
+def _top_up(
+    candidates: Sequence[Candidate],
+    games: int,
+    pool: Executor,
+    progress: Callable[[int], None] | None,
+) -> int:
+    """Heuristic games until each candidate has played ``games`` (a check round's new
+    finalist may have left the heuristic rounds early); return how many were played."""
+    played = 0
+    for missing in sorted({games - len(c.heuristic) for c in candidates} - {0}):
+        short = [c for c in candidates if games - len(c.heuristic) == missing]
+        _play(short, "heuristic", "heuristic", missing, pool=pool, progress=progress)
+        played += missing * len(short)
+    return played
 
 
 def _play(
