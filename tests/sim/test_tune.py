@@ -14,8 +14,9 @@ from click.testing import CliRunner
 from korapsyon.cli import main
 from korapsyon.rules.ruleset import Ruleset
 from korapsyon.sim.cluster import InlineExecutor, place
+from korapsyon.sim.rates import fit, shift
 from korapsyon.sim.runner import GameResult, SimConfig, simulate
-from korapsyon.sim.tune import Candidate, Plan, fit, parse_dial, report, shift, tune
+from korapsyon.sim.tune import Candidate, Plan, parse_dial, report, tune
 
 
 def test_tuning_moves_an_unbalanced_count_toward_the_band() -> None:

@@ -12,15 +12,16 @@ half the target rounded up) and the values of any other ruleset option given as 
    games; the best third (the estimated Good win rate closest to ``aim``, then the
    smallest change from the rules as they are) plays twice as many new games, and so on
    until ``finalists`` remain. Candidates are ranked on a model fitted to every game of the
-   player count (:func:`fit`), not on their own few games, and each plays its own deals
-   (its own seed), so the model's level rests on all the games.
+   player count (:func:`.rates.fit`), not on their own few games, and each plays its own
+   deals (its own seed), so the model's level rests on all the games.
 2. **Check rounds.** The finalists play ``check_games`` games each with the ``check_bots``
    kind (a believer game costs about 50 heuristic ones, a search game thousands). The
    stronger generation's rate is modelled as the heuristic model's shifted by one
-   log-odds per player count (:func:`shift`), fitted to every check game of the count, so
-   each candidate has an estimate for both generations. The next round's finalists are
-   the candidates whose *worse* generation is nearest 50% (:meth:`Candidate.worse`): where
-   the stronger bots favour Good by 10 points, those whose heuristic rate is near 45%.
+   log-odds per player count (:func:`.rates.shift`), fitted to every check game of the
+   count, so each candidate has an estimate for both generations. The next round's
+   finalists are the candidates whose *worse* generation is nearest 50%
+   (:meth:`Candidate.worse`): where the stronger bots favour Good by 10 points, those whose
+   heuristic rate is near 45%.
    New ones play heuristic games up to a finalist's of the heuristic rounds (the model
    is fitted again) and then their check games, and the shift is fitted again,
    ``check_rounds`` times.
@@ -40,7 +41,6 @@ Everything is deterministic for a seed, wherever the games run (:mod:`.cluster`)
 from __future__ import annotations
 
 import itertools
-import math
 import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
@@ -49,11 +49,11 @@ from typing import Any
 
 from ..rules.errors import MalformedError
 from ..rules.ruleset import Ruleset, table_targets
+from .rates import TARGETS, fit, shift
 from .runner import GameResult, Games, SimConfig, play_games
 from .stats import wilson
 
 BAND = (0.45, 0.55)
-TARGETS = ("public_spending_target", "corruption_fund_target")
 
 
 @dataclass(frozen=True)
@@ -123,8 +123,8 @@ class Candidate:
     aim: float = 0.5  # the heuristic generation's Good win rate aimed at
     heuristic: list[GameResult] = field(default_factory=list)
     check: list[GameResult] = field(default_factory=list)  # the stronger generation's
-    fitted: float | None = None  # the heuristic rate of the model fitted to the count (fit)
-    shifted: float | None = None  # the stronger generation's, the same model shifted (shift)
+    fitted: float | None = None  # the heuristic rate the count's model gives it (rates.fit)
+    shifted: float | None = None  # the stronger generation's, that model shifted (rates.shift)
     prior_games: int = 50  # the games the shifted model counts as (the plan's check games)
 
     def games(self, generation: str) -> list[GameResult]:
@@ -147,8 +147,8 @@ class Candidate:
         return moved + len(others)
 
     def estimate(self) -> float | None:
-        """The heuristic Good win rate: the fitted model's if there is one (:func:`fit`),
-        else the candidate's own games'."""
+        """The heuristic Good win rate: the fitted model's if there is one
+        (:func:`.rates.fit`), else the candidate's own games'."""
         return self.fitted if self.fitted is not None else self.rate("heuristic")
 
     def key(self) -> tuple[int, int, str]:
@@ -161,9 +161,9 @@ class Candidate:
 
     def check_estimate(self) -> float | None:
         """The stronger generation's Good win rate: its own check games, with the shifted
-        model's rate (:func:`shift`) counted as ``prior_games`` more games (as many as a
-        finalist plays: own games and the model weigh alike); either alone when the other
-        is missing."""
+        model's rate (:func:`.rates.shift`) counted as ``prior_games`` more games (as
+        many as a finalist plays: its own games and the model weigh alike); either alone
+        when the other is missing."""
         games = self.check
         wins = sum(g.winner == "good" for g in games)
         if self.shifted is None:
@@ -184,107 +184,6 @@ def _seed(seed: int, players: int, number: int) -> int:
     """Candidate ``number``'s own run seed: candidates play independent games, so the
     model's level rests on all of them, not on the luck of one set of deals."""
     return random.Random(f"korapsyon-tune/{seed}/{players}/{number}").getrandbits(62)
-
-
-def fit(candidates: Sequence[Candidate]) -> None:
-    """Fit Good's heuristic win rate over one player count's candidates and set each
-    one's ``fitted`` rate: a logistic model, quadratic in the two targets, plus one term per
-    value of each other dial, fitted by weighted least squares on the empirical logits
-    (Berkson's minimum logit chi-square). It pools every game of every candidate, so a
-    candidate is judged on far more than its own games (the rate is smooth and monotone in
-    the targets), which keeps the halving from chasing lucky candidates."""
-    import numpy as np
-
-    played = [c for c in candidates if c.heuristic]
-    levels = _levels(candidates)
-    columns = _features(played, levels)
-    if len(played) <= columns.shape[1]:
-        return
-    n = np.array([len(c.heuristic) for c in played], dtype=float)
-    good = np.array([sum(g.winner == "good" for g in c.heuristic) for c in played], dtype=float)
-    p = (good + 0.5) / (n + 1.0)
-    weight = np.sqrt(n * p * (1 - p))
-    solution = np.linalg.lstsq(columns * weight[:, None], np.log(p / (1 - p)) * weight, rcond=None)
-    logits = _features(candidates, levels) @ solution[0]
-    for candidate, logit in zip(candidates, logits, strict=True):
-        candidate.fitted = float(1 / (1 + np.exp(-logit)))
-
-
-def shift(candidates: Sequence[Candidate]) -> float | None:
-    """Fit the stronger generation's rate as the heuristic model's (:func:`fit`) shifted by
-    one log-odds, by maximum likelihood over every check game of one player count, and
-    set each candidate's ``shifted`` rate; return the shift (None before any check game).
-    Half a win and half a loss, at the checked candidates' mean heuristic log-odds, are
-    added to the count's games, so that a count the check bots always win (or always lose)
-    gets a large finite shift, not an infinite one. Newton's method on the concave
-    likelihood, each step halved until the likelihood does not fall."""
-    played = [c for c in candidates if c.check]
-    if not played:
-        return None
-    base = [_logit(c.estimate()) for c in played]
-    n = [float(len(c.check)) for c in played]
-    wins = [float(sum(g.winner == "good" for g in c.check)) for c in played]
-    base.append(sum(base) / len(base))  # the half win and half loss
-    n.append(1.0)
-    wins.append(0.5)
-
-    def likelihood(delta: float) -> float:
-        return sum(
-            w * _log_sigmoid(b + delta) + (k - w) * _log_sigmoid(-(b + delta))
-            for b, k, w in zip(base, n, wins, strict=True)
-        )
-
-    delta, best = 0.0, likelihood(0.0)
-    for _ in range(100):
-        p = [1 / (1 + math.exp(-(b + delta))) for b in base]
-        gradient = sum(w - k * q for w, k, q in zip(wins, n, p, strict=True))
-        curvature = sum(k * q * (1 - q) for k, q in zip(n, p, strict=True))
-        step = gradient / curvature
-        while likelihood(delta + step) < best and abs(step) > 1e-12:
-            step /= 2
-        delta += step
-        best = likelihood(delta)
-        if abs(step) < 1e-9:
-            break
-    for c in candidates:
-        c.shifted = 1 / (1 + math.exp(-(_logit(c.estimate()) + delta)))
-    return delta
-
-
-def _log_sigmoid(x: float) -> float:
-    """log(1 / (1 + e^-x)), without overflow."""
-    return -math.log1p(math.exp(-x)) if x >= 0 else x - math.log1p(math.exp(x))
-
-
-def _logit(rate: float | None) -> float:
-    """The log-odds of a rate, kept finite (a candidate with no estimate counts as 50%)."""
-    p = 0.5 if rate is None else min(max(rate, 1e-3), 1 - 1e-3)
-    return math.log(p / (1 - p))
-
-
-def _features(candidates: Sequence[Candidate], levels: Sequence[tuple[str, Any]]) -> Any:
-    """Each candidate's row: 1, the targets' moves from R-05 (x, y), x², y², xy, and one
-    0/1 column per dial level."""
-    import numpy as np
-
-    rows = []
-    for c in candidates:
-        spending, fund = c.ruleset.targets(c.players)
-        base_spending, base_fund = table_targets(c.players)
-        x, y = fund - base_fund, spending - base_spending
-        dials = [float(getattr(c.ruleset, name) == value) for name, value in levels]
-        rows.append([1.0, x, y, x * x, y * y, x * y, *dials])
-    return np.array(rows, dtype=float).reshape(len(candidates), 6 + len(levels))
-
-
-def _levels(candidates: Sequence[Candidate]) -> list[tuple[str, Any]]:
-    """Each other option's values among the candidates, but one (the model's baseline)."""
-    names = sorted({k for c in candidates for k in c.ruleset.to_wire() if k not in TARGETS})
-    return [
-        (name, value)
-        for name in names
-        for value in sorted({getattr(c.ruleset, name) for c in candidates}, key=repr)[1:]
-    ]
 
 
 @dataclass
