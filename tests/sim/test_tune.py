@@ -146,7 +146,7 @@ def test_tune_command_prints_the_table_and_writes_the_search(tmp_path: Path) -> 
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     assert (
-        "9 candidates per player count, 3 heuristic rounds: 76 heuristic and at most 0 believer"
+        "9 candidates per player count, 3 heuristic rounds: at most 76 heuristic and 0 believer"
         in (result.output)
     )
     row = next(line for line in result.output.splitlines() if line.strip().startswith("10 "))
@@ -166,7 +166,7 @@ def test_the_check_plays_the_finalists_with_believer_bots(tmp_path: Path) -> Non
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     assert "believer Good" in result.output
-    assert "at most 3 believer games" in result.output  # two rounds, one candidate
+    assert "2 heuristic and 3 believer games" in result.output  # two rounds, one candidate
     assert "cost: 2 heuristic + 3 believer games" in result.output
     saved = json.loads((tmp_path / "tune.json").read_text())
     assert saved["plan"]["check_bots"] == "believer"

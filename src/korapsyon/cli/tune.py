@@ -150,8 +150,8 @@ def tune(
     heuristic, check = plan.cost()
     say(
         f"{len(plan.candidates(players[0]))} candidates per player count, "
-        f"{len(plan.rounds())} heuristic rounds: {heuristic:,} heuristic and at most {check:,} "
-        f"{check_bots} games"
+        f"{len(plan.rounds())} heuristic rounds: at most {heuristic:,} heuristic and "
+        f"{check:,} {check_bots} games"
     )
     started = time.perf_counter()
     with click.progressbar(
