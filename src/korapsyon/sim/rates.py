@@ -69,7 +69,7 @@ def shift(candidates: Sequence[Candidate]) -> float | None:
 
     delta, best = 0.0, likelihood(0.0)
     for _ in range(100):
-        p = [1 / (1 + math.exp(-(b + delta))) for b in base]
+        p = [_sigmoid(b + delta) for b in base]
         gradient = sum(w - k * q for w, k, q in zip(wins, n, p, strict=True))
         curvature = sum(k * q * (1 - q) for k, q in zip(n, p, strict=True))
         step = gradient / curvature
@@ -80,8 +80,13 @@ def shift(candidates: Sequence[Candidate]) -> float | None:
         if abs(step) < 1e-9:
             break
     for c in candidates:
-        c.shifted = 1 / (1 + math.exp(-(_logit(c.estimate()) + delta)))
+        c.shifted = _sigmoid(_logit(c.estimate()) + delta)
     return delta
+
+
+def _sigmoid(x: float) -> float:
+    """The rate of a log-odds."""
+    return 1 / (1 + math.exp(-x))
 
 
 def _log_sigmoid(x: float) -> float:

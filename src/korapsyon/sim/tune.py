@@ -192,7 +192,7 @@ class Outcome:
 
     plan: Plan
     candidates: dict[int, list[Candidate]]
-    finalists: dict[int, list[Candidate]]
+    finalists: dict[int, list[Candidate]]  # with check games: every candidate checked
     chosen: dict[int, Candidate]
     games: dict[str, int]
 
@@ -268,7 +268,6 @@ def tune(
     if not plan.check_games:
         chosen = {n: min(c, key=Candidate.key) for n, c in finalists.items()}
         return Outcome(plan, candidates, finalists, chosen, games)
-    checked: dict[int, list[Candidate]] = {n: [] for n in plan.players}
     for number in range(plan.check_rounds):
         fresh = [c for n in plan.players for c in finalists[n] if not c.check]
         if not fresh:
@@ -279,16 +278,15 @@ def tune(
         _play(fresh, "check", plan.check_bots, plan.check_games, pool=pool, progress=progress)
         games["check"] += plan.check_games * len(fresh)
         for n in plan.players:
-            checked[n] += [c for c in finalists[n] if c not in checked[n]]
             shift(candidates[n])
         if note:
             note(f"check {number + 1}: {len(fresh)} finalists, {plan.check_games} games each")
         finalists = {
             n: sorted(candidates[n], key=Candidate.worse)[: plan.finalists] for n in plan.players
         }
+    checked = {n: [c for c in candidates[n] if c.check] for n in plan.players}
     chosen = {n: min(c, key=Candidate.worse) for n, c in checked.items()}
-    finalists = checked
-    return Outcome(plan, candidates, finalists, chosen, games)
+    return Outcome(plan, candidates, checked, chosen, games)
 
 
 def _top_up(
