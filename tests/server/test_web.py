@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import posixpath
+import re
 from typing import Any
 
 import httpx
@@ -57,6 +59,32 @@ def test_assets_are_served_with_their_types_and_the_same_policy(client: Client) 
     assert "default-src 'self'" in script.headers["content-security-policy"]
     assert client.get("/static/vendor/qrcode.mjs").status_code == 200
     assert client.get("/static/css/app.css").headers["content-type"].startswith("text/css")
+
+
+@pytest.mark.parametrize("url", list(PAGES))
+def test_every_page_preloads_the_modules_its_script_imports(client: Client, url: str) -> None:
+    """One round trip for the whole module graph, not one per import level: each module
+    the page's script reaches is named once, before the script, and is served."""
+    html = client.get(url).text
+    (entry,) = re.findall(r'<script type="module" src="/static/([^"]+)"></script>', html)
+    preloaded = re.findall(r'<link rel="modulepreload" href="/static/([^"]+)">', html)
+    reached, queue = set(), [entry]
+    while queue:  # the graph, walked here from each module's own import lines
+        module = queue.pop()
+        for specifier in re.findall(r"from '(\.[^']+)'|^import '(\.[^']+)'", _source(module), re.M):
+            name = posixpath.normpath(
+                posixpath.join(posixpath.dirname(module), *filter(None, specifier))
+            )
+            if name not in reached:
+                reached.add(name)
+                queue.append(name)
+    assert len(preloaded) == len(set(preloaded)) and set(preloaded) == reached - {entry}
+    assert html.index("modulepreload") < html.index('<script type="module"')
+    assert all(client.get(f"/static/{name}").status_code == 200 for name in preloaded)
+
+
+def _source(module: str) -> str:
+    return (WEB_DIR / module).read_text(encoding="utf-8")
 
 
 def test_nothing_outside_the_client_directory(client: Client) -> None:

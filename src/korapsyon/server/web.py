@@ -4,14 +4,22 @@ Four pages (the lobby, the phone, the board screen and the moderator's grimoire)
 static mount for their CSS, ES modules, message catalogs and vendored libraries. Every
 response carries a strict Content-Security-Policy: scripts, styles and connections come
 from this server only, and no page holds inline script or style.
+
+Each page names every module its script imports, directly or not, as a
+``<link rel="modulepreload">`` (read from the modules' ``import ... from`` lines when the
+routes are built): a phone asks for all of them at once instead of discovering them one
+import level at a time (five round trips on the phone's page, each a wait on a party's
+Wi-Fi).
 """
 
 from __future__ import annotations
 
+import posixpath
+import re
 from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Message, Receive, Scope, Send
@@ -38,15 +46,51 @@ SECURITY_HEADERS = {
 }
 
 
+_IMPORTS = re.compile(r"""^(?:import|export)\b[^'"]*?['"](\.{1,2}/[^'"]+)['"]""", re.MULTILINE)
+"""A module's static imports (``import ... from './x.js'``, ``import './x.js'``,
+``export ... from``): the relative specifier."""
+_ENTRY = re.compile(r'<script type="module" src="/static/([^"]+)"></script>')
+
+
+def imported_modules(entry: str) -> list[str]:
+    """Every module ``entry`` (a path under ``/static``) imports, directly or through
+    another, in the order they are first found."""
+    found: dict[str, None] = {}
+    queue = [entry]
+    while queue:
+        module = queue.pop(0)
+        source = (WEB_DIR / module).read_text(encoding="utf-8")
+        for specifier in _IMPORTS.findall(source):
+            name = posixpath.normpath(posixpath.join(posixpath.dirname(module), specifier))
+            if name not in found and name != entry:
+                found[name] = None
+                queue.append(name)
+    return list(found)
+
+
+def page_html(filename: str) -> bytes:
+    """A page's HTML with a ``modulepreload`` link for every module its script imports,
+    just before the script."""
+    html = (WEB_DIR / filename).read_text(encoding="utf-8")
+    entry = _ENTRY.search(html)
+    if entry is None:
+        return html.encode()
+    links = "".join(
+        f'<link rel="modulepreload" href="/static/{name}">\n  '
+        for name in imported_modules(entry.group(1))
+    )
+    return (html[: entry.start()] + links + html[entry.start() :]).encode()
+
+
 def _page(url: str, filename: str, shards: Shards) -> Route:
-    path = WEB_DIR / filename
+    body = page_html(filename)
 
     async def page(request: Request) -> Response:
         code = request.query_params.get("room", "")
         if code and not shards.owns(code):  # another worker's room: its pages are there
             there = f"{shards.url_of(code)}{request.url.path}?{request.url.query}"
             return RedirectResponse(there, status_code=307, headers=SECURITY_HEADERS)
-        return FileResponse(path, media_type="text/html", headers=SECURITY_HEADERS)
+        return Response(body, media_type="text/html", headers=SECURITY_HEADERS)
 
     return Route(url, page, methods=["GET", "HEAD"])
 
