@@ -16,7 +16,8 @@ from korapsyon.rules.ruleset import Ruleset
 from korapsyon.sim.cluster import InlineExecutor, place
 from korapsyon.sim.rates import fit, shift
 from korapsyon.sim.runner import GameResult, SimConfig, simulate
-from korapsyon.sim.tune import Candidate, Plan, parse_dial, report, tune
+from korapsyon.sim.tune import Candidate, Plan, parse_dial, tune
+from korapsyon.sim.tune_report import report
 
 
 def test_tuning_moves_an_unbalanced_count_toward_the_band() -> None:
@@ -58,9 +59,9 @@ def test_the_same_seed_gives_the_same_search_wherever_it_runs() -> None:
     assert other["candidates"] != here["candidates"]
 
 
-def _games(good: int, n: int) -> list[GameResult]:
+def _games(good: int, n: int, years: int = 5) -> list[GameResult]:
     return [
-        GameResult(13, i, i, "good" if i < good else "bad", "public_spending", 5, 0, 0, 0, 0)
+        GameResult(13, i, i, "good" if i < good else "bad", "public_spending", years, 0, 0, 0, 0)
         for i in range(n)
     ]
 
@@ -206,6 +207,29 @@ def test_the_aim_moves_the_choice() -> None:
     )
     assert low.ruleset.targets(16)[1] < high.ruleset.targets(16)[1]  # a shorter Corrupt race
     assert (low.rate("heuristic") or 0) < (high.rate("heuristic") or 0)
+
+
+def test_a_floor_on_the_games_length_moves_the_choice_to_longer_games() -> None:
+    # 9 players, a Good win rate of 30% aimed at: the shortest Fund race the span allows
+    # (5.2 Years a game) is nearest; a floor of 5.5 Years takes a longer one (5.7)
+    plan = Plan(players=(9,), seed=2, fund_span=6, spending_span=0, first=10, finalists=1, aim=0.3)
+    free, floored = (
+        tune(Plan(**{**plan.__dict__, "min_years": years}), InlineExecutor()).chosen[9]
+        for years in (0.0, 5.5)
+    )
+    assert (free.years() or 0) < 5.5 <= (floored.years() or 0)
+    assert free.ruleset.targets(9)[1] < floored.ruleset.targets(9)[1]
+
+
+def test_a_short_candidate_comes_after_every_long_enough_one() -> None:
+    balanced = Candidate(13, Ruleset(corruption_fund_target=15), heuristic=_games(50, 100, 3))
+    lopsided = Candidate(13, Ruleset(corruption_fund_target=25), heuristic=_games(80, 100, 7))
+    assert balanced.years() == 3 and lopsided.years() == 7
+    assert min([balanced, lopsided], key=Candidate.key) is balanced  # no floor
+    balanced.min_years = lopsided.min_years = 5
+    assert balanced.short() and not lopsided.short()
+    assert min([balanced, lopsided], key=Candidate.key) is lopsided
+    assert min([balanced, lopsided], key=Candidate.worse) is lopsided
 
 
 def test_the_model_pools_the_candidates_games() -> None:

@@ -92,6 +92,14 @@ from .terminal import say
     help="The heuristic bots' Good win rate the heuristic rounds aim for (the check "
     "rounds then aim both generations at 50%).",
 )
+@click.option(
+    "--min-years",
+    default=0.0,
+    show_default=True,
+    type=click.FloatRange(0, 50),
+    help="The shortest game worth choosing: candidates whose heuristic games last fewer "
+    "Years on average come after every other (0: no floor).",
+)
 @seed_option
 @workers_option
 @cluster_option
@@ -113,6 +121,7 @@ def tune(
     check_bots: str,
     check_rounds: int,
     aim: float,
+    min_years: float,
     seed: int,
     workers: int | None,
     cluster: str | None,
@@ -124,7 +133,7 @@ def tune(
     choice per player count and the games it cost."""
     import os
 
-    from ..sim import chart
+    from ..sim import chart, tune_report
     from ..sim import tune as tuner
     from ..sim.cluster import place
 
@@ -142,6 +151,7 @@ def tune(
             aim,
             check_bots,
             check_rounds,
+            min_years,
         )
         plan.candidates(players[0])
     except ValueError as exc:
@@ -165,7 +175,7 @@ def tune(
         except ValueError as exc:
             raise click.UsageError(str(exc)) from None
     elapsed = time.perf_counter() - started
-    say(tuner.table(outcome))
+    say(tune_report.table(outcome))
     games = outcome.games
     say(
         f"cost: {games['heuristic']:,} heuristic + {games['check']:,} {check_bots} games "
@@ -177,7 +187,7 @@ def tune(
     )
     if out is None:
         return
-    report = tuner.report(outcome)
+    report = tune_report.report(outcome)
     report["seconds"] = elapsed
     (out / "tune.json").write_text(json.dumps(report, indent=1) + "\n")
     chart.draw_tuning(report, out / "search.png")

@@ -73,7 +73,7 @@ def draw(stats: dict[int, dict[str, Any]], path: Path, title: str) -> None:
 
 
 def draw_tuning(report: dict[str, Any], path: Path) -> None:
-    """The tuner's search (:func:`.tune.report`): per player count, every candidate's
+    """The tuner's search (:func:`.tune_report.report`): per player count, every candidate's
     Corruption Fund and Public Spending targets coloured by its heuristic Good win rate,
     sized by the games it played; finalists (every candidate the stronger bots checked)
     ringed, the choice starred, R-05 crossed."""

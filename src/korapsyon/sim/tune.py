@@ -35,6 +35,11 @@ Where the generations differ by more than the band is wide (10 points), no candi
 both inside it, and the choice splits the difference. The choice is the best of several
 noisy estimates: confirm it on another seed (docs/BALANCE.md).
 
+A floor on a game's length (``min_years``: the mean of a candidate's heuristic games, in
+Years) puts every candidate whose games are shorter behind every one whose games are not,
+in every round and in the choice: short races can balance a count (a Fund target of 6
+ends a 9-player game in about 3 Years), but no table wants to play them.
+
 Everything is deterministic for a seed, wherever the games run (:mod:`.cluster`).
 """
 
@@ -71,6 +76,7 @@ class Plan:
     aim: float = 0.5  # the heuristic Good win rate the heuristic rounds aim at
     check_bots: str = "believer"  # the stronger generation (a --bots kind)
     check_rounds: int = 2  # rounds of finalists checked (each may bring new ones)
+    min_years: float = 0.0  # the shortest mean game (heuristic, in Years) worth choosing
 
     def candidates(self, players: int) -> list[Ruleset]:
         """Every candidate ruleset for one player count (checked: a bad dial is an error)."""
@@ -126,6 +132,7 @@ class Candidate:
     fitted: float | None = None  # the heuristic rate the count's model gives it (rates.fit)
     shifted: float | None = None  # the stronger generation's, that model shifted (rates.shift)
     prior_games: int = 50  # the games the shifted model counts as (the plan's check games)
+    min_years: float = 0.0  # the plan's floor on a game's mean length
 
     def games(self, generation: str) -> list[GameResult]:
         return self.heuristic if generation == "heuristic" else self.check
@@ -137,6 +144,16 @@ class Candidate:
     def interval(self, generation: str) -> tuple[float, float]:
         games = self.games(generation)
         return wilson(sum(g.winner == "good" for g in games), len(games))
+
+    def years(self) -> float | None:
+        """The mean length of its heuristic games, in Years."""
+        games = self.heuristic
+        return sum(g.years for g in games) / len(games) if games else None
+
+    def short(self) -> bool:
+        """Are its heuristic games shorter than the plan's floor, on average?"""
+        years = self.years()
+        return years is not None and years < self.min_years
 
     def change(self) -> int:
         """How far from the rules as they are: target points moved plus other options set."""
@@ -151,13 +168,13 @@ class Candidate:
         (:func:`.rates.fit`), else the candidate's own games'."""
         return self.fitted if self.fitted is not None else self.rate("heuristic")
 
-    def key(self) -> tuple[int, int, str]:
-        """The order of the heuristic rounds: the heuristic estimate's distance from its
-        aim, then the smallest change from the rules as they are."""
+    def key(self) -> tuple[bool, int, int, str]:
+        """The order of the heuristic rounds: long enough games first, then the heuristic
+        estimate's distance from its aim, then the smallest change from the rules."""
         rate = self.estimate()
         # whole percentage points: closer than that is noise, and the smaller change wins
         distance = 0 if rate is None else round(abs(rate - self.aim) * 100)
-        return (distance, self.change(), repr(self.ruleset))
+        return (self.short(), distance, self.change(), repr(self.ruleset))
 
     def check_estimate(self) -> float | None:
         """The stronger generation's Good win rate: its own check games, with the shifted
@@ -171,13 +188,13 @@ class Candidate:
         prior = self.prior_games
         return (wins + prior * self.shifted) / (len(games) + prior)
 
-    def worse(self) -> tuple[int, int, int, str]:
-        """The order of the check rounds and of the choice: the distance from 50% of the
-        generation further from it (whole points), then the other's, then the smallest
-        change from the rules as they are."""
+    def worse(self) -> tuple[bool, int, int, int, str]:
+        """The order of the check rounds and of the choice: long enough games first, then
+        the distance from 50% of the generation further from it (whole points), then the
+        other's, then the smallest change from the rules as they are."""
         rates = [r for r in (self.estimate(), self.check_estimate()) if r is not None]
         far = sorted((round(abs(r - 0.5) * 100) for r in rates), reverse=True) or [0]
-        return (far[0], far[-1], self.change(), repr(self.ruleset))
+        return (self.short(), far[0], far[-1], self.change(), repr(self.ruleset))
 
 
 def _seed(seed: int, players: int, number: int) -> int:
@@ -248,7 +265,14 @@ def tune(
     """Run the search of ``plan`` on ``pool`` (see :func:`.cluster.place`)."""
     candidates = {
         n: [
-            Candidate(n, r, _seed(plan.seed, n, i), plan.aim, prior_games=plan.check_games)
+            Candidate(
+                n,
+                r,
+                _seed(plan.seed, n, i),
+                plan.aim,
+                prior_games=plan.check_games,
+                min_years=plan.min_years,
+            )
             for i, r in enumerate(plan.candidates(n))
         ]
         for n in plan.players
@@ -322,87 +346,3 @@ def _play(
         batches.append(Games(config, c.players, len(played), len(played) + new))
     for candidate, results in zip(candidates, play_games(batches, pool, progress), strict=True):
         candidate.games(generation).extend(results)
-
-
-def report(outcome: Outcome) -> dict[str, Any]:
-    """The search as JSON: plan, cost, every candidate's rates and the choice per count."""
-    plan = outcome.plan
-
-    def one(c: Candidate) -> dict[str, Any]:
-        out: dict[str, Any] = {"ruleset": c.ruleset.to_wire(), "change": c.change()}
-        if c.fitted is not None:
-            out["heuristic_fitted"] = c.fitted
-        if c.shifted is not None:
-            out["check_modelled"] = c.shifted
-            out["check_estimate"] = c.check_estimate()
-        for generation in ("heuristic", "check"):
-            if games := c.games(generation):
-                out[generation] = {
-                    "games": len(games),
-                    "good_win_rate": c.rate(generation),
-                    "good_win_ci95": list(c.interval(generation)),
-                }
-        return out
-
-    return {
-        "plan": {
-            "players": list(plan.players),
-            "seed": plan.seed,
-            "fund_span": plan.fund_span,
-            "spending_span": plan.spending_span,
-            "dials": {k: list(v) for k, v in plan.dials},
-            "first": plan.first,
-            "finalists": plan.finalists,
-            "check_bots": plan.check_bots,
-            "check_games": plan.check_games,
-            "aim": plan.aim,
-            "check_rounds": plan.check_rounds,
-            "rounds": plan.rounds(),
-        },
-        "games": outcome.games,
-        "rules": outcome.rules(),
-        "chosen": {str(n): one(c) for n, c in outcome.chosen.items()},
-        "finalists": {str(n): [one(c) for c in f] for n, f in outcome.finalists.items()},
-        "candidates": {str(n): [one(c) for c in cs] for n, cs in outcome.candidates.items()},
-    }
-
-
-def table(outcome: Outcome) -> str:
-    """One row per player count: the chosen targets (and dials), Good's win rate with its
-    95% interval for each generation of bots, and the games behind each."""
-    dials = [name for name, _ in outcome.plan.dials]
-    head = (
-        f"{'players':>7}  {'spend':>5} {'fund':>4} {'AJ':>3} {'Tok':>3}"
-        + "".join(f" {d[:14]:>14}" for d in dials)
-        + f"  {'heuristic Good':>22}  {outcome.plan.check_bots + ' Good':>22}  {'estimate':>8}"
-        + f"  {'in band':>7}"
-    )
-    lines = [head, "-" * len(head)]
-    for players, c in outcome.chosen.items():
-        spending, fund = c.ruleset.targets(players)
-        wire = c.ruleset.to_wire()
-        row = (
-            f"{players:>7}  {spending:>5} {fund:>4} {c.ruleset.auto_jail_cost(players):>3} "
-            f"{c.ruleset.tokhang_cost(players):>3}"
-            + "".join(f" {wire.get(d, getattr(Ruleset(), d))!s:>14}" for d in dials)
-        )
-        inside = []
-        for generation in ("heuristic", "check"):
-            rate = c.rate(generation)
-            if rate is None:
-                row += f"  {'-':>22}"
-                continue
-            low, high = c.interval(generation)
-            games = len(c.games(generation))
-            row += f"  {f'{rate:.1%} ({low:.0%}-{high:.0%}) n={games}':>22}"
-            inside.append(BAND[0] <= rate <= BAND[1])
-        estimate = c.check_estimate() if c.check else None
-        row += f"  {'-' if estimate is None else f'{estimate:.1%}':>8}"
-        lines.append(row + f"  {'yes' if all(inside) else 'no':>7}")
-    lines.append(
-        "spend/fund = Public Spending / Corruption Fund targets (R-05), AJ/Tok = Auto Jail / "
-        "Tokhang costs (half the target, rounded up); estimate = the stronger generation's "
-        "rate from its games and the shifted model together (the choice reads it); in band = "
-        "both generations' own games' rates in 45-55%."
-    )
-    return "\n".join(lines)

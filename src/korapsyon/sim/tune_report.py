@@ -1,0 +1,100 @@
+"""What ``korapsyon tune`` shows of a search (:func:`.tune.tune`): tune.json, every
+candidate's rates and games with the plan and the choice (:func:`report`, which
+:func:`.chart.draw_tuning` draws), and the table printed per player count (:func:`table`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..rules.ruleset import Ruleset
+from .tune import BAND, Candidate, Outcome
+
+
+def report(outcome: Outcome) -> dict[str, Any]:
+    """The search as JSON: plan, cost, every candidate's rates and the choice per count."""
+    plan = outcome.plan
+
+    def one(c: Candidate) -> dict[str, Any]:
+        out: dict[str, Any] = {"ruleset": c.ruleset.to_wire(), "change": c.change()}
+        if (years := c.years()) is not None:
+            out["heuristic_years"] = years
+        if c.fitted is not None:
+            out["heuristic_fitted"] = c.fitted
+        if c.shifted is not None:
+            out["check_modelled"] = c.shifted
+            out["check_estimate"] = c.check_estimate()
+        for generation in ("heuristic", "check"):
+            if games := c.games(generation):
+                out[generation] = {
+                    "games": len(games),
+                    "good_win_rate": c.rate(generation),
+                    "good_win_ci95": list(c.interval(generation)),
+                }
+        return out
+
+    return {
+        "plan": {
+            "players": list(plan.players),
+            "seed": plan.seed,
+            "fund_span": plan.fund_span,
+            "spending_span": plan.spending_span,
+            "dials": {k: list(v) for k, v in plan.dials},
+            "first": plan.first,
+            "finalists": plan.finalists,
+            "check_bots": plan.check_bots,
+            "check_games": plan.check_games,
+            "aim": plan.aim,
+            "check_rounds": plan.check_rounds,
+            "min_years": plan.min_years,
+            "rounds": plan.rounds(),
+        },
+        "games": outcome.games,
+        "rules": outcome.rules(),
+        "chosen": {str(n): one(c) for n, c in outcome.chosen.items()},
+        "finalists": {str(n): [one(c) for c in f] for n, f in outcome.finalists.items()},
+        "candidates": {str(n): [one(c) for c in cs] for n, cs in outcome.candidates.items()},
+    }
+
+
+def table(outcome: Outcome) -> str:
+    """One row per player count: the chosen targets (and dials), Good's win rate with its
+    95% interval for each generation of bots, and the games behind each."""
+    dials = [name for name, _ in outcome.plan.dials]
+    head = (
+        f"{'players':>7}  {'spend':>5} {'fund':>4} {'AJ':>3} {'Tok':>3}"
+        + "".join(f" {d[:14]:>14}" for d in dials)
+        + f"  {'heuristic Good':>22}  {outcome.plan.check_bots + ' Good':>22}  {'estimate':>8}"
+        + f"  {'Years':>5}  {'in band':>7}"
+    )
+    lines = [head, "-" * len(head)]
+    for players, c in outcome.chosen.items():
+        spending, fund = c.ruleset.targets(players)
+        wire = c.ruleset.to_wire()
+        row = (
+            f"{players:>7}  {spending:>5} {fund:>4} {c.ruleset.auto_jail_cost(players):>3} "
+            f"{c.ruleset.tokhang_cost(players):>3}"
+            + "".join(f" {wire.get(d, getattr(Ruleset(), d))!s:>14}" for d in dials)
+        )
+        inside = []
+        for generation in ("heuristic", "check"):
+            rate = c.rate(generation)
+            if rate is None:
+                row += f"  {'-':>22}"
+                continue
+            low, high = c.interval(generation)
+            games = len(c.games(generation))
+            row += f"  {f'{rate:.1%} ({low:.0%}-{high:.0%}) n={games}':>22}"
+            inside.append(BAND[0] <= rate <= BAND[1])
+        estimate = c.check_estimate() if c.check else None
+        row += f"  {'-' if estimate is None else f'{estimate:.1%}':>8}"
+        row += f"  {c.years() or 0:>5.1f}"
+        lines.append(row + f"  {'yes' if all(inside) else 'no':>7}")
+    lines.append(
+        "spend/fund = Public Spending / Corruption Fund targets (R-05), AJ/Tok = Auto Jail / "
+        "Tokhang costs (half the target, rounded up); estimate = the stronger generation's "
+        "rate from its games and the shifted model together (the choice reads it); Years = the "
+        "heuristic games' mean length; in band = "
+        "both generations' own games' rates in 45-55%."
+    )
+    return "\n".join(lines)
