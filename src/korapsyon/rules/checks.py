@@ -26,7 +26,7 @@ from .actions import (
 )
 from .errors import IllegalActionError
 from .roles import Role, Team
-from .state import ACTIVE, ELIMINATED, HOST_SEAT, SUSPENDED, GameState, Step
+from .state import ACTIVE, DISCUSSION, ELIMINATED, HOST_SEAT, SUSPENDED, GameState
 
 NIGHT_ACTIONS: dict[Role, type[BaseAction]] = {
     Role.LAWYER: Protect,  # R-21
@@ -197,7 +197,7 @@ def check_witness(state: GameState, seat: int, action: Witness) -> None:
 
 def witness_refusal(state: GameState, seat: int) -> str | None:
     """R-35: why this seat may not invoke Witness now (None: it may)."""
-    if state.step is not Step.DISCUSSION:
+    if state.step is not DISCUSSION:
         return "Witness is invoked during the discussion"
     if seat != state.ombudsperson:
         return "only the Ombudsperson can invoke Witness"

@@ -14,7 +14,7 @@ from .checks import illegal
 from .events import EVERYONE, PlayerReturned, PresidencyEnded, StepStarted, YearEnded, YearStarted
 from .jail import finish
 from .outcome import Termination
-from .state import ACTIVE, HOST_SEAT, SUSPENDED, GameState, Step
+from .state import ACTIVE, DISCUSSION, HIDDEN, HOST_SEAT, SUSPENDED, GameState, Step
 from .steps import STEPS
 
 CHECKS = {step: dict(spec.checks) for step, spec in STEPS.items()}  # (a plain dict: faster)
@@ -54,11 +54,11 @@ def begin(
     state.step_checks = CHECKS[step]
     state.to_act = frozenset(actors)
     state.pending = {}
-    if step is Step.HIDDEN:  # (who acts in the Hidden Phase is not shown)
+    if step is HIDDEN:  # (who acts in the Hidden Phase is not shown)
         shown = None
     else:
         seats, names = state.roster()  # actors are active: as many are all of them
-        same = len(actors) == len(seats) and step is not Step.DISCUSSION
+        same = len(actors) == len(seats) and step is not DISCUSSION
         shown = names if same else state.names(actors)
     state.events.append(StepStarted(state.year, EVERYONE, step._value_, shown, options))
 
@@ -105,7 +105,7 @@ def start_year(state: GameState, year: int) -> None:
             state.set_status(seat, ACTIVE)
             state.returns_year[seat] = None
             emit(PlayerReturned(year, EVERYONE, state.players[seat], state.strikes[seat]))
-    begin(state, Step.HIDDEN, state.active_seats())
+    begin(state, HIDDEN, state.active_seats())
 
 
 def end_of_year(state: GameState) -> None:

@@ -31,7 +31,7 @@ from .events import (
 )
 from .jail import eliminate, jail
 from .ruleset import SUHOL_COST
-from .state import ACTIVE, GameState, Next, Step
+from .state import ACTIVE, STAND, GameState, Next
 from .votes import begin_project
 
 
@@ -206,7 +206,7 @@ def public_phase(state: GameState) -> Next:
     state.kaban_public += len(active)
     emit(Revenue(year, EVERYONE, len(active), state.kaban_public))
     if state.president is None:
-        return Next(Step.STAND, active)
+        return Next(STAND, active)
     return begin_project(state)
 
 

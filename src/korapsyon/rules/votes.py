@@ -42,8 +42,23 @@ from .events import (
     WitnessTestimony,
 )
 from .jail import jail
-from .roles import Role
-from .state import ACTIVE, HOST_SEAT, GameState, Next, Step, ballots
+from .state import (
+    ACTIVE,
+    COMMITTEE_VOTE,
+    DISCUSSION,
+    ELECT,
+    ELECT_RUNOFF,
+    FORCED_JAIL_VOTE,
+    HOST_SEAT,
+    JAIL_RUNOFF,
+    JAIL_VOTE,
+    PICK_COMMITTEE,
+    PICK_PROJECT,
+    WITNESS_VOTE,
+    GameState,
+    Next,
+    ballots,
+)
 
 YesNoVotes: TypeAlias = Mapping[int, WitnessVote | ForcedJailVote]
 
@@ -57,7 +72,7 @@ def resolve_stand(state: GameState) -> Next:
     state.candidates = tuple(candidates)
     names = state.names(candidates)
     state.events.append(Candidates(state.year, EVERYONE, names, not stood))
-    return Next(Step.ELECT, state.active_seats(), names)
+    return Next(ELECT, state.active_seats(), names)
 
 
 def resolve_elect(state: GameState) -> Next:
@@ -80,9 +95,9 @@ def resolve_elect(state: GameState) -> Next:
     leaders = [s for s, c in counts.items() if c == top]
     if len(leaders) == 1:
         return _elect(state, leaders[0], by_lots=False)
-    if step is Step.ELECT:
+    if step is ELECT:
         state.candidates = tuple(leaders)
-        return Next(Step.ELECT_RUNOFF, state.active_seats(), state.names(leaders))
+        return Next(ELECT_RUNOFF, state.active_seats(), state.names(leaders))
     return _elect(state, state.rng.choice(leaders), by_lots=True)
 
 
@@ -106,7 +121,7 @@ def begin_project(state: GameState) -> Next:
     state.events.append(
         ProjectOffered(state.year, EVERYONE, state.players[president], *state.offered)
     )
-    return Next(Step.PICK_PROJECT, (president,), state.offered)
+    return Next(PICK_PROJECT, (president,), state.offered)
 
 
 def resolve_pick_project(state: GameState) -> Next:
@@ -122,7 +137,7 @@ def resolve_pick_project(state: GameState) -> Next:
     state.events.append(ProjectChosen(state.year, EVERYONE, card))
     president = state.president
     assert president is not None
-    return Next(Step.PICK_COMMITTEE, (president,))
+    return Next(PICK_COMMITTEE, (president,))
 
 
 def resolve_pick_committee(state: GameState) -> Next:
@@ -131,7 +146,7 @@ def resolve_pick_committee(state: GameState) -> Next:
     index = state.seat_index
     state.committee = tuple([index[name] for name in choice.members])
     state.events.append(CommitteeNamed(state.year, EVERYONE, state.card, choice.members))
-    return Next(Step.COMMITTEE_VOTE, state.committee)
+    return Next(COMMITTEE_VOTE, state.committee)
 
 
 def resolve_committee_vote(state: GameState) -> Next:
@@ -149,7 +164,7 @@ def resolve_committee_vote(state: GameState) -> Next:
         state.public_spending += card.cost
         state.kaban -= card.cost
         state.treasury_decrease += card.cost
-        kickback = any(state.roles[s] is Role.CORRUPT_POLITICIAN for s in state.committee)
+        kickback = not set(state.corrupt_seats).isdisjoint(state.committee)
         state.year_audit = (card.id, kickback)
     emit(
         ProjectVoted(
@@ -166,7 +181,7 @@ def resolve_committee_vote(state: GameState) -> Next:
 # --- the discussion (R-35) ---------------------------------------------------------
 def open_discussion(state: GameState) -> Next:
     state.events.append(DiscussionOpened(state.year, EVERYONE))
-    return Next(Step.DISCUSSION, (HOST_SEAT,))
+    return Next(DISCUSSION, (HOST_SEAT,))
 
 
 def witness(state: GameState, seat: int, action: Witness) -> None:
@@ -188,7 +203,7 @@ def resolve_discussion(state: GameState) -> Next:
         return begin_jail_vote(state)
     name = state.players[found]
     state.events.append(WitnessTestimony(state.year, EVERYONE, name))
-    return Next(Step.WITNESS_VOTE, state.active_seats(), (name,))
+    return Next(WITNESS_VOTE, state.active_seats(), (name,))
 
 
 # --- the jail votes (R-36; R-25 step 6) --------------------------------------------
@@ -197,10 +212,10 @@ def begin_jail_vote(state: GameState) -> Next:
     active = state.active_seats()
     forced = state.forced_target
     if forced is not None and state.status[forced] is ACTIVE and forced != state.president:
-        return Next(Step.FORCED_JAIL_VOTE, active, (state.players[forced],))
+        return Next(FORCED_JAIL_VOTE, active, (state.players[forced],))
     president = state.president
     state.candidates = tuple([s for s in active if s != president])
-    return Next(Step.JAIL_VOTE, active, state.names(state.candidates))
+    return Next(JAIL_VOTE, active, state.names(state.candidates))
 
 
 def _yes_no(state: GameState, jail_votes: YesNoVotes) -> tuple[int, int, int]:
@@ -270,8 +285,8 @@ def resolve_jail_vote(state: GameState) -> Next | None:
         if top * 2 > valid:
             jail(state, leaders[0], "jail_vote")
             return None
-        if len(leaders) > 1 and step is Step.JAIL_VOTE:
+        if len(leaders) > 1 and step is JAIL_VOTE:
             state.candidates = tuple(leaders)
-            return Next(Step.JAIL_RUNOFF, state.active_seats(), state.names(leaders))
+            return Next(JAIL_RUNOFF, state.active_seats(), state.names(leaders))
     state.events.append(NobodyJailed(state.year, EVERYONE, step.value))
     return None
