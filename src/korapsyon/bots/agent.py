@@ -26,7 +26,8 @@ from typing import Any, Protocol
 from ..rules.actions import HOST, Action, EndDiscussion
 from ..rules.events import BaseEvent, recipients
 from ..rules.game import Choice, Game
-from ..rules.roles import Role
+from ..rules.roles import CORRUPT_POLITICIAN
+from ..rules.state import DISCUSSION
 from ..rules.steps import Step
 from ..rules.views import player_view
 
@@ -82,7 +83,7 @@ def prompt_for(game: Game, player: str, *, optional: bool = False) -> Prompt:
         game.year,
         step,
         game.choices(player),
-        game.claim_choices(player) if step is Step.DISCUSSION else [],
+        game.claim_choices(player) if step is DISCUSSION else [],
         optional,
         lambda: player_view(game, player),
     )
@@ -93,7 +94,7 @@ class _Postman:
 
     def __init__(self, game: Game, agents: Mapping[str, Agent]) -> None:
         self.agents = [agents[name] for name in game.players]
-        self.corrupt = [s for s, r in enumerate(game.roles) if r is Role.CORRUPT_POLITICIAN]
+        self.corrupt = [s for s, r in enumerate(game.roles) if r is CORRUPT_POLITICIAN]
 
     def deliver(self, events: Sequence[BaseEvent]) -> None:
         if len(events) == 1 and events[0].audience >= 0:  # most actions: the actor's receipt
@@ -154,7 +155,7 @@ class Moderator:
         """The next action: a seat's answer, or the host's end of the discussion."""
         self.deliver()
         game = self.game
-        if game.step is Step.DISCUSSION:
+        if game.step is DISCUSSION:
             return self._discussion()
         self._rounds_left = None
         rng = self.rng

@@ -50,7 +50,7 @@ from collections.abc import Sequence
 from ..rules.actions import Action, Claim
 from ..rules.cards import CARDS
 from ..rules.events import EVERYONE, BaseEvent
-from ..rules.roles import Role, Team
+from ..rules.roles import COA, CORRUPT_POLITICIAN, GOOD
 from .agent import Prompt
 from .beliefs import Beliefs
 from .heuristic import CERTAIN, Board, HeuristicAgent
@@ -91,7 +91,7 @@ class BelieverAgent(HeuristicAgent):
             self.table.observe([e for e in events if e.audience == EVERYONE])
         elif self.beliefs is not None:
             self.beliefs.observe(events)
-        elif self.hides and self.mem.role is Role.CORRUPT_POLITICIAN:
+        elif self.hides and self.mem.role is CORRUPT_POLITICIAN:
             # its own view knows every role: only the table's is worth keeping
             self.table = Beliefs.start([e for e in events if e.audience == EVERYONE])
             self._prior = _logit(self.table.corrupt_count / len(self.table.players))
@@ -105,7 +105,7 @@ class BelieverAgent(HeuristicAgent):
         """The heuristic's certainties; every other player's suspicion from the beliefs."""
         known = super().scores()
         role, beliefs = self.mem.role, self.beliefs
-        if role.team is not Team.GOOD or beliefs is None:
+        if role.team is not GOOD or beliefs is None:
             return known
         if self._believed_at != self.seen:
             believed = _suspicions(beliefs, self._prior)
@@ -168,7 +168,7 @@ class BelieverAgent(HeuristicAgent):
         """A Corrupt President keeps the team off a small committee a COA may audit."""
         choice = prompt.choices[0]
         board, mem = self.board, self.mem
-        if self.table is None or choice.pick > 3 or Role.COA in board.revealed.values():
+        if self.table is None or choice.pick > 3 or COA in board.revealed.values():
             return super()._committee(prompt)
         team = mem.team | {mem.seat}
         pool = [s for s in self._seats(choice.options["members"]) if s not in team]

@@ -82,15 +82,42 @@ from ..rules.events import (
     WitnessTestimony,
     YearStarted,
 )
-from ..rules.roles import Role, Team
-from ..rules.state import PlayerStatus
+from ..rules.roles import (
+    BAD,
+    CITIZEN,
+    COA,
+    CORRUPT_POLITICIAN,
+    GOOD,
+    GOOD_POLITICIAN,
+    LAWYER,
+    OMBUDSPERSON,
+    Role,
+    Team,
+)
+from ..rules.state import (
+    ACTIVE,
+    COMMITTEE_VOTE,
+    ELECT,
+    ELECT_RUNOFF,
+    ELIMINATED,
+    FORCED_JAIL_VOTE,
+    HIDDEN,
+    JAIL_RUNOFF,
+    JAIL_VOTE,
+    PICK_COMMITTEE,
+    PICK_PROJECT,
+    STAND,
+    SUSPENDED,
+    WITNESS_VOTE,
+    PlayerStatus,
+)
 from ..rules.steps import Step
 from .agent import Prompt
 
 CERTAIN = 100.0
 CLEARED = -1.0  # a suspicion this low comes from facts (an audit, a steal that held), not looks
 SUSPECT = 1.0  # jail-vote threshold for Good voters
-UNIQUE_ROLES = (Role.LAWYER, Role.OMBUDSPERSON, Role.COA)
+UNIQUE_ROLES = (LAWYER, OMBUDSPERSON, COA)
 
 
 @dataclass
@@ -145,7 +172,7 @@ class Board:
         self.names = event.players
         self.n = len(event.players)
         self.index = {name: s for s, name in enumerate(event.players)}
-        self.status = [PlayerStatus.ACTIVE] * self.n
+        self.status = [ACTIVE] * self.n
         self.strikes = [0] * self.n
         self.sus = [0.0] * self.n
         self.ps_target = event.public_spending_target
@@ -160,7 +187,7 @@ class Board:
         self.president = None
 
     def _returned(self, event: PlayerReturned) -> None:
-        self.status[self.index[event.player]] = PlayerStatus.ACTIVE
+        self.status[self.index[event.player]] = ACTIVE
 
     def _step(self, event: StepStarted) -> None:
         """Note the step's candidates or named player, and who is free on a night."""
@@ -172,11 +199,11 @@ class Board:
         seat = self.index[event.player]
         self.strikes[seat] = event.strikes
         if event.returns_year is not None:
-            self.status[seat] = PlayerStatus.SUSPENDED
+            self.status[seat] = SUSPENDED
 
     def _eliminated(self, event: PlayerEliminated) -> None:
         seat = self.index[event.player]
-        self.status[seat] = PlayerStatus.ELIMINATED
+        self.status[seat] = ELIMINATED
         if seat == self.president:
             self.president = None
         if event.role is not None:
@@ -236,7 +263,7 @@ class Board:
 
     def credibility(self, seat: int) -> float:
         """How much the table believes what ``seat`` says (0..1)."""
-        if seat in self.witnessed or self.revealed.get(seat) is Role.CORRUPT_POLITICIAN:
+        if seat in self.witnessed or self.revealed.get(seat) is CORRUPT_POLITICIAN:
             return 0.0
         return 1.0 / (1.0 + max(0.0, self.sus[seat]))
 
@@ -255,7 +282,7 @@ class Board:
             return
         target = self.index.get(event.target) if event.target is not None else None
         if event.claim == "audit" and event.kickback is not None:
-            self._note_role(seat, Role.COA)
+            self._note_role(seat, COA)
             self.audit_claims.append((self.year, seat, event.kickback))
             project = self.projects.get(self.year - 1)
             if project is not None and project.succeeded:
@@ -263,8 +290,8 @@ class Board:
                 for member in project.committee:
                     self.sus[member] += weight / max(1, len(project.committee) - 2)
         elif event.claim == "investigation" and target is not None:
-            self._note_role(seat, Role.OMBUDSPERSON)
-            bad = event.aligned is Team.BAD
+            self._note_role(seat, OMBUDSPERSON)
+            bad = event.aligned is BAD
             self.sus[target] += (2.5 if bad else -1.5) * cred
             if bad:
                 self.accusers.setdefault(target, set()).add(seat)
@@ -285,7 +312,7 @@ class Board:
 
     # ------------------------------------------------------------ queries
     def active(self) -> list[int]:
-        return [s for s, st in enumerate(self.status) if st is PlayerStatus.ACTIVE]
+        return [s for s, st in enumerate(self.status) if st is ACTIVE]
 
 
 _BOARD_HANDLERS: dict[type[BaseEvent], Callable[[Board, Any], None]] = {
@@ -312,7 +339,7 @@ class Memory:
     """What only this seat knows."""
 
     seat: int = -1
-    role: Role = Role.CITIZEN
+    role: Role = CITIZEN
     team: frozenset[int] = frozenset()  # fellow Corrupt (Corrupt only)
     known: dict[int, Team] = field(default_factory=dict)
     private: dict[int, float] = field(default_factory=dict)
@@ -366,15 +393,15 @@ class HeuristicAgent:
         """The Corrupt learn their team, hence everyone's side; Good Politicians who
         recognise each other (a variant of R-07) learn who is Good."""
         board, mem = self.board, self.mem
-        if event.role is not Role.CORRUPT_POLITICIAN:
+        if event.role is not CORRUPT_POLITICIAN:
             for name in event.members:
-                mem.known[board.index[name]] = Team.GOOD
+                mem.known[board.index[name]] = GOOD
             return
         team = frozenset(board.index[name] for name in event.members)
-        if mem.role is Role.CORRUPT_POLITICIAN:
+        if mem.role is CORRUPT_POLITICIAN:
             mem.team = team - {mem.seat}
             for seat in range(board.n):
-                mem.known[seat] = Team.BAD if seat in team else Team.GOOD
+                mem.known[seat] = BAD if seat in team else GOOD
 
     def _investigated(self, event: InvestigationResult) -> None:
         target = self.board.index[event.target]
@@ -412,11 +439,11 @@ class HeuristicAgent:
         members = [s for s in project.committee if s != self.mem.seat]
         if not kickback:
             for seat in members:
-                self.mem.known[seat] = Team.GOOD
+                self.mem.known[seat] = GOOD
             return
-        unknown = [s for s in members if self.mem.known.get(s) is not Team.GOOD]
+        unknown = [s for s in members if self.mem.known.get(s) is not GOOD]
         if len(unknown) == 1:
-            self.mem.known[unknown[0]] = Team.BAD
+            self.mem.known[unknown[0]] = BAD
         for seat in unknown:
             self.mem.private[seat] = self.mem.private.get(seat, 0.0) + 3.0 / len(unknown)
 
@@ -424,7 +451,7 @@ class HeuristicAgent:
         """A claim this seat knows to be false makes the claimant Corrupt (Good players
         never lie)."""
         mem, board = self.mem, self.board
-        if mem.role is Role.CORRUPT_POLITICIAN:
+        if mem.role is CORRUPT_POLITICIAN:
             return
         claimant = board.index[event.player]
         target = board.index.get(event.target) if event.target is not None else None
@@ -432,15 +459,13 @@ class HeuristicAgent:
         if event.claim == "role" and event.role is mem.role and mem.role in UNIQUE_ROLES:
             lie = True
         elif event.claim == "investigation":
-            lie = mem.role is Role.OMBUDSPERSON or (
-                target == mem.seat and event.aligned is Team.BAD
-            )
+            lie = mem.role is OMBUDSPERSON or (target == mem.seat and event.aligned is BAD)
             if target is not None and target in mem.known and event.aligned is not None:
                 lie = lie or mem.known[target] is not event.aligned
         elif event.claim == "audit":
-            lie = mem.role is Role.COA
+            lie = mem.role is COA
         if lie:
-            mem.known[claimant] = Team.BAD
+            mem.known[claimant] = BAD
 
     # ------------------------------------------------------------ scores
     def scores(self) -> list[float]:
@@ -453,9 +478,9 @@ class HeuristicAgent:
         for seat, extra in mem.private.items():
             scores[seat] += extra
         for seat, role in board.revealed.items():
-            scores[seat] = CERTAIN if role is Role.CORRUPT_POLITICIAN else -CERTAIN
+            scores[seat] = CERTAIN if role is CORRUPT_POLITICIAN else -CERTAIN
         for seat, team in mem.known.items():
-            scores[seat] = CERTAIN if team is Team.BAD else -CERTAIN
+            scores[seat] = CERTAIN if team is BAD else -CERTAIN
         self._scores, self._scores_at = scores, self.seen
         return scores
 
@@ -487,13 +512,13 @@ class HeuristicAgent:
     def _night(self, prompt: Prompt) -> Action:
         me, role = prompt.player, self.mem.role
         options = prompt.choices[0].options
-        if role is Role.LAWYER:
+        if role is LAWYER:
             return Protect(player=me, target=self._protect(options["target"]))
-        if role is Role.OMBUDSPERSON:
+        if role is OMBUDSPERSON:
             return Investigate(player=me, target=self._investigate(options["target"]))
-        if role is Role.GOOD_POLITICIAN:
+        if role is GOOD_POLITICIAN:
             return AutoJail(player=me, target=self._auto_jail(options["target"]))
-        if role is Role.CORRUPT_POLITICIAN:
+        if role is CORRUPT_POLITICIAN:
             return self._corrupt(me, options["tokhang"])
         return Ready(player=me)
 
@@ -512,13 +537,13 @@ class HeuristicAgent:
                 continue
             claim = board.claimed.get(seat)
             value = -0.5 * max(sus, -3.0)
-            if claim is Role.GOOD_POLITICIAN:
+            if claim is GOOD_POLITICIAN:
                 value += 2.0
-            elif claim in (Role.OMBUDSPERSON, Role.COA):
+            elif claim in (OMBUDSPERSON, COA):
                 value += 1.5
             if board.strikes[seat] == 1:
                 value += 1.5
-            if mem.known.get(seat) is Team.GOOD and seat != mem.seat:
+            if mem.known.get(seat) is GOOD and seat != mem.seat:
                 value += 1.0
             if seat == mem.seat:
                 value += 0.8
@@ -549,7 +574,7 @@ class HeuristicAgent:
     # -- the Corrupt
     def _corrupt(self, me: str, tokhang_names: Sequence[str | None]) -> Corrupt:
         board, mem = self.board, self.mem
-        free = [s for s in (mem.team | {mem.seat}) if board.status[s] is PlayerStatus.ACTIVE]
+        free = [s for s in (mem.team | {mem.seat}) if board.status[s] is ACTIVE]
         shown = mem.team_choices
         if shown:  # follow the teammate who chose first (they see each other live)
             first = next(iter(shown.values()))
@@ -583,7 +608,7 @@ class HeuristicAgent:
         project = board.projects.get(board.year - 1)
         if project is None or not project.succeeded:
             return False
-        if any(role is Role.COA for role in board.revealed.values()):
+        if any(role is COA for role in board.revealed.values()):
             return False
         team = mem.team | {mem.seat}
         ours = [s for s in project.committee if s in team]
@@ -609,9 +634,9 @@ class HeuristicAgent:
             for mate in team:
                 if seat in board.accusers.get(mate, set()):
                     value += 2.0
-            if board.claimed.get(seat) is Role.OMBUDSPERSON:
+            if board.claimed.get(seat) is OMBUDSPERSON:
                 value += 2.0
-            if board.claimed.get(seat) is Role.COA and any(
+            if board.claimed.get(seat) is COA and any(
                 c == seat and k for _, c, k in board.audit_claims
             ):
                 value += 1.5
@@ -629,11 +654,9 @@ class HeuristicAgent:
         eliminating the last one wins the Good Purge (R-50)."""
         board, team = self.board, self.mem.team | {self.mem.seat}
         left = [
-            s
-            for s in board.active()
-            if board.claimed.get(s) is Role.GOOD_POLITICIAN and s not in team
+            s for s in board.active() if board.claimed.get(s) is GOOD_POLITICIAN and s not in team
         ]
-        revealed = any(r is Role.GOOD_POLITICIAN for r in board.revealed.values())
+        revealed = any(r is GOOD_POLITICIAN for r in board.revealed.values())
         return left[0] if revealed and len(left) == 1 else None
 
     # -- the Public Phase
@@ -641,9 +664,9 @@ class HeuristicAgent:
         mem = self.mem
         if self.table_suspicion(mem.seat) > 1.5:
             return False
-        if mem.role is Role.GOOD_POLITICIAN:
+        if mem.role is GOOD_POLITICIAN:
             return True
-        if mem.role is Role.CORRUPT_POLITICIAN:
+        if mem.role is CORRUPT_POLITICIAN:
             return self.rng.random() < 0.45
         return self.rng.random() < 0.25
 
@@ -652,7 +675,7 @@ class HeuristicAgent:
         if not candidates:
             return None
         mem, board = self.mem, self.board
-        if mem.role is Role.CORRUPT_POLITICIAN:
+        if mem.role is CORRUPT_POLITICIAN:
             mates = [s for s in candidates if s in mem.team or s == mem.seat]
             if mates:
                 return board.names[mates[0]]
@@ -661,7 +684,7 @@ class HeuristicAgent:
         scores = self.scores()
 
         def key(seat: int) -> tuple[float, int]:
-            bonus = -0.5 if board.claimed.get(seat) is Role.GOOD_POLITICIAN else 0.0
+            bonus = -0.5 if board.claimed.get(seat) is GOOD_POLITICIAN else 0.0
             return (round(scores[seat] + bonus, 1), seat)
 
         return board.names[min(candidates, key=key)]
@@ -675,7 +698,7 @@ class HeuristicAgent:
         36 points of its win rate against Corrupt heuristic bots at 13 players: the search
         bot found it, docs/BOTS.md.)"""
         small, large = (str(card) for card in prompt.choices[0].options["card"])
-        if self.mem.role is Role.CORRUPT_POLITICIAN:
+        if self.mem.role is CORRUPT_POLITICIAN:
             return large
         board = self.board
         spent, target = board.public_spending, board.ps_target
@@ -694,7 +717,7 @@ class HeuristicAgent:
         pool = self._seats(choice.options["members"])
         size = choice.pick
         mem = self.mem
-        if mem.role is Role.CORRUPT_POLITICIAN:  # one of us for the kickback, cover for the rest
+        if mem.role is CORRUPT_POLITICIAN:  # one of us for the kickback, cover for the rest
             ours = [mem.seat] if mem.seat in pool else [s for s in pool if s in mem.team][:1]
             ranked = [s for s in self._ranked(pool, most_suspicious=False) if s not in ours]
             cover = [s for s in ranked if s not in mem.team]
@@ -711,7 +734,7 @@ class HeuristicAgent:
         if project is None:
             return True
         cost = CARDS[project.card].cost
-        if mem.role is Role.CORRUPT_POLITICIAN:
+        if mem.role is CORRUPT_POLITICIAN:
             if board.public_spending + cost >= board.ps_target:
                 return False  # never hand Good the win
             if any(s in mem.team or s == mem.seat for s in project.committee):
@@ -729,7 +752,7 @@ class HeuristicAgent:
         if not board.step_options:
             return None
         seat = board.index[board.step_options[0]]
-        if mem.role is Role.CORRUPT_POLITICIAN:
+        if mem.role is CORRUPT_POLITICIAN:
             return seat not in mem.team and seat != mem.seat
         return self.suspicion(seat) > 0.0
 
@@ -738,7 +761,7 @@ class HeuristicAgent:
         candidates = self._seats(prompt.choices[0].options["target"])
         if not candidates:
             return None
-        if mem.role is Role.CORRUPT_POLITICIAN:
+        if mem.role is CORRUPT_POLITICIAN:
             team = mem.team | {mem.seat}
             goods = [s for s in candidates if s not in team]
             if not goods:
@@ -772,7 +795,7 @@ class HeuristicAgent:
         finding = self.mem.findings.get(board.year)
         if finding is not None:
             target, aligned = finding
-            if aligned is Team.BAD or self.rng.random() < 0.5:
+            if aligned is BAD or self.rng.random() < 0.5:
                 return Claim(
                     player=me, claim="investigation", target=board.names[target], aligned=aligned
                 )
@@ -792,7 +815,7 @@ class HeuristicAgent:
         if mem.seat not in board.claimed and (
             board.strikes[mem.seat] == 1 or self.rng.random() < 0.15
         ):
-            return Claim(player=me, claim="role", role=Role.GOOD_POLITICIAN)
+            return Claim(player=me, claim="role", role=GOOD_POLITICIAN)
         return self._suspect(me)
 
     def _suspect(self, me: str) -> Action | None:
@@ -810,7 +833,7 @@ class HeuristicAgent:
         """The Corrupt speaker (the free one with the lowest seat) muddies the water."""
         board, mem = self.board, self.mem
         team = mem.team | {mem.seat}
-        free = sorted(s for s in team if board.status[s] is PlayerStatus.ACTIVE)
+        free = sorted(s for s in team if board.status[s] is ACTIVE)
         if not free or free[0] != mem.seat:
             return None
         year = board.year
@@ -824,9 +847,7 @@ class HeuristicAgent:
             return None
         target = max(goods, key=lambda s: (self.table_suspicion(s), -s))
         if self.rng.random() < 0.25:
-            return Claim(
-                player=me, claim="investigation", target=board.names[target], aligned=Team.BAD
-            )
+            return Claim(player=me, claim="investigation", target=board.names[target], aligned=BAD)
         if self.rng.random() < 0.5:
             return Claim(player=me, claim="suspect", target=board.names[target])
         return None
@@ -853,28 +874,28 @@ _PRIVATE_HANDLERS: dict[type[BaseEvent], Callable[[HeuristicAgent, Any], None]] 
 """What each kind of event only this seat (or its team) sees tells it."""
 
 _DECISIONS: dict[Step, Callable[[HeuristicAgent, Prompt], Action]] = {
-    Step.HIDDEN: HeuristicAgent._night,
-    Step.STAND: lambda bot, p: Stand(player=p.player, stand=bot._stands()),
-    Step.ELECT: lambda bot, p: Elect(player=p.player, candidate=bot._elect(p)),
-    Step.ELECT_RUNOFF: lambda bot, p: Elect(player=p.player, candidate=bot._elect(p)),
-    Step.PICK_PROJECT: lambda bot, p: PickProject(player=p.player, card=bot._card(p)),
-    Step.PICK_COMMITTEE: lambda bot, p: PickCommittee(player=p.player, members=bot._committee(p)),
-    Step.COMMITTEE_VOTE: lambda bot, p: CommitteeVote(player=p.player, support=bot._support()),
-    Step.WITNESS_VOTE: lambda bot, p: WitnessVote(player=p.player, jail=bot._yes_no()),
-    Step.FORCED_JAIL_VOTE: lambda bot, p: ForcedJailVote(player=p.player, jail=bot._yes_no()),
-    Step.JAIL_VOTE: lambda bot, p: JailVote(player=p.player, target=bot._jail_target(p)),
-    Step.JAIL_RUNOFF: lambda bot, p: JailVote(player=p.player, target=bot._jail_target(p)),
+    HIDDEN: HeuristicAgent._night,
+    STAND: lambda bot, p: Stand(player=p.player, stand=bot._stands()),
+    ELECT: lambda bot, p: Elect(player=p.player, candidate=bot._elect(p)),
+    ELECT_RUNOFF: lambda bot, p: Elect(player=p.player, candidate=bot._elect(p)),
+    PICK_PROJECT: lambda bot, p: PickProject(player=p.player, card=bot._card(p)),
+    PICK_COMMITTEE: lambda bot, p: PickCommittee(player=p.player, members=bot._committee(p)),
+    COMMITTEE_VOTE: lambda bot, p: CommitteeVote(player=p.player, support=bot._support()),
+    WITNESS_VOTE: lambda bot, p: WitnessVote(player=p.player, jail=bot._yes_no()),
+    FORCED_JAIL_VOTE: lambda bot, p: ForcedJailVote(player=p.player, jail=bot._yes_no()),
+    JAIL_VOTE: lambda bot, p: JailVote(player=p.player, target=bot._jail_target(p)),
+    JAIL_RUNOFF: lambda bot, p: JailVote(player=p.player, target=bot._jail_target(p)),
 }
 """The action each step asks for and the method that decides it. (The discussion is
 the optional prompt: :meth:`HeuristicAgent._talk`.)"""
 
 _CLAIMS: dict[Role, Callable[[HeuristicAgent, str], Action | None]] = {
-    Role.CORRUPT_POLITICIAN: lambda bot, me: bot._bluff(me),
-    Role.OMBUDSPERSON: lambda bot, me: bot._report_finding(me),
-    Role.COA: lambda bot, me: bot._report_audit(me),
-    Role.GOOD_POLITICIAN: lambda bot, me: bot._come_out(me),
-    Role.LAWYER: lambda bot, me: bot._suspect(me),
-    Role.CITIZEN: lambda bot, me: bot._suspect(me),
+    CORRUPT_POLITICIAN: lambda bot, me: bot._bluff(me),
+    OMBUDSPERSON: lambda bot, me: bot._report_finding(me),
+    COA: lambda bot, me: bot._report_audit(me),
+    GOOD_POLITICIAN: lambda bot, me: bot._come_out(me),
+    LAWYER: lambda bot, me: bot._suspect(me),
+    CITIZEN: lambda bot, me: bot._suspect(me),
 }
 """What each role says in the discussion (at most once a Year), through the agent's own
 methods, so that a subclass's override speaks (the believer's Corrupt bluff less)."""

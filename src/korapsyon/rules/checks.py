@@ -25,16 +25,25 @@ from .actions import (
     Witness,
 )
 from .errors import IllegalActionError
-from .roles import Role, Team
+from .roles import (
+    BAD,
+    CITIZEN,
+    COA,
+    CORRUPT_POLITICIAN,
+    GOOD_POLITICIAN,
+    LAWYER,
+    OMBUDSPERSON,
+    Role,
+)
 from .state import ACTIVE, DISCUSSION, ELIMINATED, HOST_SEAT, SUSPENDED, GameState
 
 NIGHT_ACTIONS: dict[Role, type[BaseAction]] = {
-    Role.LAWYER: Protect,  # R-21
-    Role.OMBUDSPERSON: Investigate,  # R-22
-    Role.CORRUPT_POLITICIAN: Corrupt,  # R-23
-    Role.GOOD_POLITICIAN: AutoJail,  # R-24
-    Role.COA: Ready,  # R-70 decoy
-    Role.CITIZEN: Ready,  # R-70 decoy
+    LAWYER: Protect,  # R-21
+    OMBUDSPERSON: Investigate,  # R-22
+    CORRUPT_POLITICIAN: Corrupt,  # R-23
+    GOOD_POLITICIAN: AutoJail,  # R-24
+    COA: Ready,  # R-70 decoy
+    CITIZEN: Ready,  # R-70 decoy
 }
 """The one night action of each role."""
 
@@ -210,7 +219,7 @@ def witness_refusal(state: GameState, seat: int) -> str | None:
 
 def _finding_refusal(state: GameState) -> str | None:
     """R-35: this Year's finding must be an active, Bad-aligned player who is not President."""
-    if state.investigation is None or state.investigation[1] is not Team.BAD:
+    if state.investigation is None or state.investigation[1] is not BAD:
         return "Witness needs this Year's investigation to have found a Bad-aligned player"
     found = state.investigation[0]
     if state.status[found] is not ACTIVE:

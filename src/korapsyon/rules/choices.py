@@ -35,8 +35,16 @@ from .actions import (
     WitnessVote,
 )
 from .checks import barred_protectee, claim_refusal, illegal, witness_refusal
-from .roles import Role, Team
-from .state import HOST_SEAT, GameState, Step
+from .roles import (
+    BAD,
+    CORRUPT_POLITICIAN,
+    GOOD,
+    GOOD_POLITICIAN,
+    LAWYER,
+    OMBUDSPERSON,
+    ROLES,
+)
+from .state import DISCUSSION, HOST_SEAT, GameState
 
 _NOBODY: tuple[str | None, ...] = (None,)
 _YES_NO = (False, True)
@@ -83,19 +91,19 @@ def hidden_choices(state: GameState, seat: int) -> list[Choice]:
     role = state.roles[seat]
     names = state.players
     active = state.active_seats()
-    if role is Role.LAWYER:
+    if role is LAWYER:
         barred = barred_protectee(state)
         pool = tuple(names[s] for s in active if s != barred)
         return [Choice("protect", {"target": _NOBODY + pool})]
-    if role is Role.OMBUDSPERSON:
+    if role is OMBUDSPERSON:
         pool = tuple(names[s] for s in active if s != seat)
         return [Choice("investigate", {"target": _NOBODY + pool})]
-    if role is Role.CORRUPT_POLITICIAN:
+    if role is CORRUPT_POLITICIAN:
         barred_president = None if state.ruleset.tokhang_on_president else state.president
         pool = tuple(names[s] for s in active if s != barred_president)
         fields = {"nakaw": _YES_NO, "suhol": _YES_NO, "tokhang": _NOBODY + pool}
         return [Choice("corrupt", fields)]
-    if role is Role.GOOD_POLITICIAN:
+    if role is GOOD_POLITICIAN:
         pool = tuple(names[s] for s in active if s != state.president)
         return [Choice("auto_jail", {"target": _NOBODY + pool})]
     return [Choice("ready")]
@@ -142,7 +150,7 @@ def jail_vote_choices(state: GameState, seat: int) -> list[Choice]:
 
 def claim_choices(state: GameState, seat: int) -> list[Choice]:
     """The claims a seat may make now: talk in the discussion, apart from the decisions."""
-    if state.step is not Step.DISCUSSION or claim_refusal(state, seat):
+    if state.step is not DISCUSSION or claim_refusal(state, seat):
         return []
     return _claim_menu(state, seat)
 
@@ -152,7 +160,7 @@ def claims_shown(state: GameState, seat: int) -> list[Choice]:
     Suhol the same, refused when made (R-35): an active player's screen in the discussion
     looks alike whatever the role, so that a missing row of buttons does not point at the
     COA (R-06; the mute is told in the held card)."""
-    if state.step is not Step.DISCUSSION:
+    if state.step is not DISCUSSION:
         return []
     refusal = claim_refusal(state, seat)
     if refusal is not None and refusal[0] != "muted":
@@ -163,11 +171,11 @@ def claims_shown(state: GameState, seat: int) -> list[Choice]:
 def _claim_menu(state: GameState, seat: int) -> list[Choice]:
     others = tuple(name for s, name in enumerate(state.players) if s != seat)
     return [
-        Choice("claim", {"claim": ("role",), "role": tuple(Role)}),
+        Choice("claim", {"claim": ("role",), "role": ROLES}),
         Choice("claim", {"claim": ("audit",), "kickback": (False, True)}),
         Choice(
             "claim",
-            {"claim": ("investigation",), "target": others, "aligned": (Team.GOOD, Team.BAD)},
+            {"claim": ("investigation",), "target": others, "aligned": (GOOD, BAD)},
         ),
         Choice("claim", {"claim": ("suspect",), "target": others}),
         Choice("claim", {"claim": ("trust",), "target": others}),
@@ -178,13 +186,13 @@ def _claim_menu(state: GameState, seat: int) -> list[Choice]:
 def hidden_default(state: GameState, seat: int, player: str) -> Action:
     """Nobody protected, investigated or jailed; no Corrupt plan; ready."""
     role = state.roles[seat]
-    if role is Role.LAWYER:
+    if role is LAWYER:
         return Protect(player=player, target=None, auto=True)
-    if role is Role.OMBUDSPERSON:
+    if role is OMBUDSPERSON:
         return Investigate(player=player, target=None, auto=True)
-    if role is Role.CORRUPT_POLITICIAN:
+    if role is CORRUPT_POLITICIAN:
         return Corrupt(player=player, nakaw=False, suhol=False, tokhang=None, auto=True)
-    if role is Role.GOOD_POLITICIAN:
+    if role is GOOD_POLITICIAN:
         return AutoJail(player=player, target=None, auto=True)
     return Ready(player=player, auto=True)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .events import EVERYONE, GameOver, JailingBlocked, PlayerEliminated, PlayerJailed
 from .outcome import Outcome, Termination
-from .roles import Role
+from .roles import CORRUPT_POLITICIAN, GOOD_POLITICIAN
 from .ruleset import STRIKES_TO_ELIMINATE
 from .state import ELIMINATED, SUSPENDED, GameState
 
@@ -43,11 +43,9 @@ def eliminate(state: GameState, seat: int, cause: str) -> None:
     state.year_eliminated.append(name)
     shown = role if (cause != "tokhang" or state.ruleset.reveal_tokhang_role) else None
     state.events.append(PlayerEliminated(state.year, EVERYONE, name, shown, cause))
-    if role is Role.CORRUPT_POLITICIAN and all(
-        status[s] is ELIMINATED for s in state.corrupt_seats
-    ):
+    if role is CORRUPT_POLITICIAN and all(status[s] is ELIMINATED for s in state.corrupt_seats):
         finish(state, Termination.CORRUPT_PURGE)
-    elif role is Role.GOOD_POLITICIAN and all(
+    elif role is GOOD_POLITICIAN and all(
         status[s] is ELIMINATED for s in state.good_politician_seats
     ):
         finish(state, Termination.GOOD_PURGE)

@@ -37,7 +37,7 @@ from .events import (
     RoleDealt,
     TeamRevealed,
 )
-from .roles import Role, Team
+from .roles import COA, CORRUPT_POLITICIAN, GOOD_POLITICIAN, LAWYER, OMBUDSPERSON, Role, Team
 from .ruleset import MAX_CUSTOM, Ruleset, check_custom_roles, default_roles
 
 if TYPE_CHECKING:
@@ -233,11 +233,11 @@ class GameState:
         seats_of: dict[Role, list[int]] = {role: [] for role in _ROLES}
         for seat, role in enumerate(self.roles):
             seats_of[role].append(seat)
-        self.corrupt_seats = tuple(seats_of[Role.CORRUPT_POLITICIAN])
-        self.good_politician_seats = tuple(seats_of[Role.GOOD_POLITICIAN])
-        self.lawyer = _single(seats_of[Role.LAWYER])
-        self.ombudsperson = _single(seats_of[Role.OMBUDSPERSON])
-        self.coa = _single(seats_of[Role.COA])
+        self.corrupt_seats = tuple(seats_of[CORRUPT_POLITICIAN])
+        self.good_politician_seats = tuple(seats_of[GOOD_POLITICIAN])
+        self.lawyer = _single(seats_of[LAWYER])
+        self.ombudsperson = _single(seats_of[OMBUDSPERSON])
+        self.coa = _single(seats_of[COA])
 
     def _announce_setup(self) -> None:
         rules, emit = self.ruleset, self.events.append
@@ -255,11 +255,11 @@ class GameState:
         )
         for seat, role in enumerate(self.roles):
             emit(RoleDealt(0, self.audiences[seat], self.players[seat], role))
-        emit(TeamRevealed(0, CORRUPT, Role.CORRUPT_POLITICIAN, self.names(self.corrupt_seats)))
+        emit(TeamRevealed(0, CORRUPT, CORRUPT_POLITICIAN, self.names(self.corrupt_seats)))
         if rules.good_politicians_recognise:  # R-07 option
             names = self.names(self.good_politician_seats)
             for seat in self.good_politician_seats:
-                emit(TeamRevealed(0, self.audiences[seat], Role.GOOD_POLITICIAN, names))
+                emit(TeamRevealed(0, self.audiences[seat], GOOD_POLITICIAN, names))
 
     def reset_year(self) -> None:
         """Forget the per-Year state (the Start of a Year)."""

@@ -57,7 +57,7 @@ from .events import (
     YearEnded,
     YearStarted,
 )
-from .roles import Role
+from .roles import COA, CORRUPT_POLITICIAN, LAWYER, OMBUDSPERSON, Role
 
 _REASONS = {
     "corrupt_purge": "every Corrupt Politician has been eliminated",
@@ -156,7 +156,7 @@ def _game_started(event: GameStarted) -> str:
 
 
 def _team_revealed(event: TeamRevealed) -> str:
-    plural = "Corrupt Politicians" if event.role is Role.CORRUPT_POLITICIAN else "Good Politicians"
+    plural = "Corrupt Politicians" if event.role is CORRUPT_POLITICIAN else "Good Politicians"
     return f"The {plural} are {_join(event.members)}."
 
 
@@ -268,7 +268,7 @@ def _claim_text(event: ClaimMade) -> str:
 
 
 def _article(role: Role) -> str:
-    return "the" if role in (Role.LAWYER, Role.OMBUDSPERSON, Role.COA) else "a"
+    return "the" if role in (LAWYER, OMBUDSPERSON, COA) else "a"
 
 
 def _join(names: tuple[str, ...] | list[str]) -> str:

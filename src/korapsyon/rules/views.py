@@ -42,9 +42,10 @@ from .events import (
 )
 from .game import Game
 from .reveal import night_by_night
-from .roles import Role
+from .roles import CORRUPT_POLITICIAN, GOOD_POLITICIAN, LAWYER, OMBUDSPERSON
 from .script import cue, script_line
-from .steps import STEPS, Step
+from .state import HIDDEN
+from .steps import STEPS
 from .timeline import describe, is_news, params
 
 MODERATOR_VIEWER = "@moderator"
@@ -107,7 +108,7 @@ class ViewTracker:
         self.public = public if shareable else None
         self.public_entries: dict[int, dict[str, Any]] = {}  # event index -> entry
         self.seat = None if self.name is None else game.seat(self.name)
-        self.corrupt = self.seat is not None and game.roles[self.seat] is Role.CORRUPT_POLITICIAN
+        self.corrupt = self.seat is not None and game.roles[self.seat] is CORRUPT_POLITICIAN
         self.identity = None if self.seat is None else _identity(game, self.seat, words)
         self.cursor = 0  # events of the game read so far
         self.read = 0  # of those, the ones its viewer may see
@@ -391,7 +392,7 @@ def _ballot(game: Game) -> dict[str, Any] | None:
     step = game.step
     if step is None:
         return None
-    if step is Step.HIDDEN:
+    if step is HIDDEN:
         return {"step": step.value}
     return {
         "step": step.value,
@@ -406,7 +407,7 @@ def votes_cast(game: Game) -> int | None:
     """How many of those asked have answered (the ballot's ``cast``), outside the Hidden
     Phase: the one part of the shared view that changes with every vote."""
     step = game.step
-    if step is None or step is Step.HIDDEN:
+    if step is None or step is HIDDEN:
         return None
     return len(game.pending)
 
@@ -425,9 +426,9 @@ def _identity(game: Game, seat: int, words: bool) -> dict[str, Any]:
     if words:
         identity["role_title"] = role.title
         identity["goal"] = role.goal
-    if role is Role.CORRUPT_POLITICIAN:
+    if role is CORRUPT_POLITICIAN:
         identity["teammates"] = [game.players[s] for s in game.corrupt_seats if s != seat]
-    if role is Role.GOOD_POLITICIAN and game.ruleset.good_politicians_recognise:
+    if role is GOOD_POLITICIAN and game.ruleset.good_politicians_recognise:
         identity["teammates"] = [game.players[s] for s in game.good_politician_seats if s != seat]
     return identity
 
@@ -448,16 +449,16 @@ def _you(game: Game, seat: int, scan: ViewTracker) -> dict[str, Any]:
         "audit": scan.note("audit"),
         "muted": bool(scan.note("muted")),
     }
-    if role is Role.CORRUPT_POLITICIAN and game.step is Step.HIDDEN and seat in game.to_act:
+    if role is CORRUPT_POLITICIAN and game.step is HIDDEN and seat in game.to_act:
         you["team_choices"] = {  # R-23: free Corrupt only
             game.players[s]: (game.pending[s].to_wire() if s in game.pending else None)
             for s in game.corrupt_seats
             if s != seat and s in game.to_act
         }
-    if role is Role.LAWYER:
+    if role is LAWYER:
         year, last = game.last_protected
         you["last_protected"] = _name(game, last) if year == game.year - 1 else None
-    if role is Role.OMBUDSPERSON:  # R-35: the table hears it when the discussion closes
+    if role is OMBUDSPERSON:  # R-35: the table hears it when the discussion closes
         you["testified"] = _name(game, game.witness_target)
     return you
 
