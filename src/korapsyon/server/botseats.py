@@ -33,8 +33,8 @@ from ..rules.actions import Action
 from ..rules.errors import IllegalActionError
 from ..rules.events import visible_to
 from ..rules.game import Game
-from ..rules.roles import Role
-from ..rules.steps import Step
+from ..rules.roles import CORRUPT_POLITICIAN
+from ..rules.state import DISCUSSION
 from ..store.base import StoreError
 from .errors import Refusal
 from .port import RoomPort, Seat
@@ -111,7 +111,7 @@ class BotSeats:
         thinks = kind in THINKING
         seed = f"{self.play.room.code}/{index}/{self.rng.random()}"
         agent = make_agent(kind, seed, None if thinks else self.board)
-        corrupt = game.roles[index] is Role.CORRUPT_POLITICIAN
+        corrupt = game.roles[index] is CORRUPT_POLITICIAN
         self.bots[name] = Bot(agent, index, corrupt, stand_in=stand_in, thinks=thinks)
 
     def rewind(self, events: int) -> None:
@@ -142,7 +142,7 @@ class BotSeats:
                     bot.agent.observe(visible)
             if bot.busy or game.is_over:
                 continue
-            if game.step is Step.DISCUSSION:
+            if game.step is DISCUSSION:
                 if bot.stand_in and not game.choices(name):
                     continue  # a stand-in decides (a Witness) but never talks for its player
                 if bot.talked != self.play.step_serial and game.is_active(bot.seat):

@@ -15,8 +15,8 @@ from typing import Any
 
 from ..rules.actions import HOST
 from ..rules.game import Game
-from ..rules.roles import Role
-from ..rules.steps import Step
+from ..rules.roles import CORRUPT_POLITICIAN
+from ..rules.state import HIDDEN
 from ..rules.views import MODERATOR_VIEWER
 from ..store.base import ChatRow, StoreError
 from .connection import Connection
@@ -59,7 +59,7 @@ class Chat:
             return Refusal("not_active", f"{conn.seat} is {game.status[seat]} and cannot speak")
         if channel == "corrupt":
             return _corrupt_refusal(game, seat)
-        if seat == game.coa and game.coa_muted and game.step is not Step.HIDDEN:
+        if seat == game.coa and game.coa_muted and game.step is not HIDDEN:
             return Refusal("muted", "R-35 muted: the COA was silenced by Suhol this Year")
         return None
 
@@ -108,9 +108,9 @@ class Chat:
 
 def _corrupt_refusal(game: Game, seat: int) -> Refusal | None:
     """Why ``seat`` may not post on the Corrupt channel now (R-23), or None."""
-    if game.roles[seat] is not Role.CORRUPT_POLITICIAN:
+    if game.roles[seat] is not CORRUPT_POLITICIAN:
         return Refusal("not_allowed", "only the Corrupt Politicians use this channel")
-    if game.step is not Step.HIDDEN:
+    if game.step is not HIDDEN:
         return Refusal("not_now", "the Corrupt channel is open during the Hidden Phase (R-23)")
     return None
 
@@ -129,7 +129,7 @@ def reads(game: Game, conn: Connection, channel: str) -> bool:
     everyone; the Corrupt channel, the Corrupt Politicians (R-23) and the moderator."""
     if channel != "corrupt" or conn.role == "moderator":
         return True
-    return conn.seat is not None and game.roles[game.seat(conn.seat)] is Role.CORRUPT_POLITICIAN
+    return conn.seat is not None and game.roles[game.seat(conn.seat)] is CORRUPT_POLITICIAN
 
 
 def frames(row: ChatRow) -> tuple[bytes, bytes]:

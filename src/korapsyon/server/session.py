@@ -39,7 +39,7 @@ from ..record import Record, record_of, replay
 from ..rules.actions import HOST, Action
 from ..rules.events import StepStarted
 from ..rules.game import Game
-from ..rules.steps import Step
+from ..rules.state import DISCUSSION, HIDDEN
 from ..rules.views import ViewTracker, votes_cast
 from ..store.base import StoreError, WriteLog
 from .botseats import Bot, BotSeats
@@ -283,7 +283,7 @@ class GameSession:
         game = self.game
         step = game.step
         assert step is not None
-        if step in (Step.HIDDEN, Step.DISCUSSION):
+        if step in (HIDDEN, DISCUSSION):
             return {"step": step.value}
         return {"step": step.value, "cast": len(game.pending), "of": len(game.to_act)}
 
@@ -293,7 +293,7 @@ class GameSession:
         if game.is_over or game.step is None:
             return
         names = game.players
-        if game.step is Step.DISCUSSION:
+        if game.step is DISCUSSION:
             waiting = [HOST]
         else:
             waiting = [names[s] for s in sorted(game.waiting_for)]
@@ -344,7 +344,7 @@ class GameSession:
                 "not_your_seat",
                 f"this connection acts for {conn.seat or 'no seat'}, not {action.player!r}",
             )
-        if action.kind == "claim" and self.game.step is Step.DISCUSSION:
+        if action.kind == "claim" and self.game.step is DISCUSSION:
             talk(conn)  # a claim is table talk, stored and shown on the board: as chat
         seq = await self.act(action)
         self.acknowledge(conn, message_id, seq)
@@ -418,7 +418,7 @@ class _Push:
         # R-70: until the game ends, the players' frames of a push have one length; in the
         # Hidden Phase, if any player's view changed, every player gets a frame
         self.pad = not game.is_over
-        self.hidden = self.pad and game.step is Step.HIDDEN
+        self.hidden = self.pad and game.step is HIDDEN
         self.public_new = session.public.timeline[session.public_taken :]
         session.public_taken = len(session.public.timeline)
         self.out: list[tuple[Connection, bytes | None, bool]] = []  # (conn, frame, a player's?)
