@@ -144,8 +144,8 @@ def draw_tuning(report: dict[str, Any], path: Path) -> None:
     games = report["games"]
     fig.suptitle(
         f"Tuning search (seed {report['plan']['seed']}): {games['heuristic']:,} heuristic + "
-        f"{games['check']:,} {report['plan']['check_bots']} games; x = R-05, ring = finalist, "
-        "star = chosen",
+        f"{games['check']:,} {report['plan']['check_bots']} games\n"
+        "x = R-05, ring = finalist, star = chosen",  # (two lines: a chart of one or two counts)
         fontsize=10,
     )
     fig.savefig(path)
