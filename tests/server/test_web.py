@@ -15,7 +15,7 @@ import pytest
 from starlette.applications import Starlette
 
 from korapsyon.server.shards import Shards
-from korapsyon.server.web import PAGES, WEB_DIR, web_routes
+from korapsyon.server.web import _IMPORTS, PAGES, WEB_DIR, web_routes
 
 
 class Client:
@@ -81,6 +81,30 @@ def test_every_page_preloads_the_modules_its_script_imports(client: Client, url:
     assert len(preloaded) == len(set(preloaded)) and set(preloaded) == reached - {entry}
     assert html.index("modulepreload") < html.index('<script type="module"')
     assert all(client.get(f"/static/{name}").status_code == 200 for name in preloaded)
+
+
+@pytest.mark.parametrize(
+    ("source", "imports"),
+    [
+        ("import { a } from './a.js';", ["./a.js"]),
+        ("import {\n  a,\n  b,\n} from './b.js';", ["./b.js"]),
+        ("import './c.js';", ["./c.js"]),
+        ("export { x } from '../vendor/q.mjs';", ["../vendor/q.mjs"]),
+        ("export function go(c) {\n  location.href = '../play?room=' + c;\n}", []),
+        ("const m = await import('./z.js');", []),
+        ("export const A = 1;\nconst s = 'x from ./y.js';", []),
+    ],
+)
+def test_only_import_lines_name_modules_to_preload(source: str, imports: list[str]) -> None:
+    assert _IMPORTS.findall(source) == imports
+
+
+def test_a_page_is_not_sent_again_while_the_browser_holds_it(client: Client) -> None:
+    first = client.get("/play")
+    again = client.get("/play", headers={"if-none-match": first.headers["etag"]})
+    assert again.status_code == 304 and again.content == b""
+    assert again.headers["content-security-policy"] == first.headers["content-security-policy"]
+    assert client.get("/play", headers={"if-none-match": '"stale"'}).status_code == 200
 
 
 def _source(module: str) -> str:
