@@ -4,6 +4,7 @@ where the worse of the two is nearest 50%, and refuses bad options clearly."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -157,6 +158,18 @@ def test_tune_command_prints_the_table_and_writes_the_search(tmp_path: Path) -> 
     saved = json.loads((tmp_path / "tune.json").read_text())
     assert saved["games"] == {"heuristic": 9 * 4 + 3 * 8 + 16, "check": 0}
     assert (tmp_path / "search.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    years = saved["chosen"]["10"]["heuristic_years"]  # the mean length, in the table too
+    assert 1 <= years <= 50 and f"{years:.1f}" in row.split()
+    assert saved["plan"]["min_years"] == 0
+
+
+def test_a_floor_no_candidate_reaches_is_marked(tmp_path: Path) -> None:
+    args = ["tune", "--players", "10", "--fund-span", "0", "--spending-span", "0"]
+    args += ["--first", "4", "--workers", "1", "--min-years", "49"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    row = next(line for line in result.output.splitlines() if line.strip().startswith("10 "))
+    assert row.split()[-2].endswith("*")  # Years, marked: shorter than the floor
 
 
 def test_the_check_plays_the_finalists_with_believer_bots(tmp_path: Path) -> None:
@@ -214,7 +227,7 @@ def test_a_floor_on_the_games_length_moves_the_choice_to_longer_games() -> None:
     # (5.2 Years a game) is nearest; a floor of 5.5 Years takes a longer one (5.7)
     plan = Plan(players=(9,), seed=2, fund_span=6, spending_span=0, first=10, finalists=1, aim=0.3)
     free, floored = (
-        tune(Plan(**{**plan.__dict__, "min_years": years}), InlineExecutor()).chosen[9]
+        tune(dataclasses.replace(plan, min_years=years), InlineExecutor()).chosen[9]
         for years in (0.0, 5.5)
     )
     assert (free.years() or 0) < 5.5 <= (floored.years() or 0)

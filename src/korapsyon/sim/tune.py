@@ -38,7 +38,9 @@ noisy estimates: confirm it on another seed (docs/BALANCE.md).
 A floor on a game's length (``min_years``: the mean of a candidate's heuristic games, in
 Years) puts every candidate whose games are shorter behind every one whose games are not,
 in every round and in the choice: short races can balance a count (a Fund target of 6
-ends a 9-player game in about 3 Years), but no table wants to play them.
+ends a 9-player game in about 3 Years), but no table wants to play them. A game's length
+varies by a few Years, so within a Year of the floor a candidate of 10-20 games is in or
+out by luck; the table marks a choice that is under it (no candidate reached it).
 
 Everything is deterministic for a seed, wherever the games run (:mod:`.cluster`).
 """

@@ -88,13 +88,15 @@ def table(outcome: Outcome) -> str:
             inside.append(BAND[0] <= rate <= BAND[1])
         estimate = c.check_estimate() if c.check else None
         row += f"  {'-' if estimate is None else f'{estimate:.1%}':>8}"
-        row += f"  {c.years() or 0:>5.1f}"
+        years = c.years()
+        shown = "-" if years is None else f"{years:.1f}" + ("*" if c.short() else "")
+        row += f"  {shown:>5}"
         lines.append(row + f"  {'yes' if all(inside) else 'no':>7}")
     lines.append(
         "spend/fund = Public Spending / Corruption Fund targets (R-05), AJ/Tok = Auto Jail / "
         "Tokhang costs (half the target, rounded up); estimate = the stronger generation's "
         "rate from its games and the shifted model together (the choice reads it); Years = the "
-        "heuristic games' mean length; in band = "
+        "heuristic games' mean length (* under --min-years: no candidate reached it); in band = "
         "both generations' own games' rates in 45-55%."
     )
     return "\n".join(lines)
