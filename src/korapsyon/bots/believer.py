@@ -50,7 +50,7 @@ from collections.abc import Sequence
 from ..rules.actions import Action, Claim
 from ..rules.cards import CARDS
 from ..rules.events import EVERYONE, BaseEvent
-from ..rules.roles import COA, CORRUPT_POLITICIAN, GOOD
+from ..rules.roles import COA, CORRUPT_POLITICIAN, GOOD_TEAM
 from .agent import Prompt
 from .beliefs import Beliefs
 from .heuristic import CERTAIN, Board, HeuristicAgent
@@ -105,7 +105,7 @@ class BelieverAgent(HeuristicAgent):
         """The heuristic's certainties; every other player's suspicion from the beliefs."""
         known = super().scores()
         role, beliefs = self.mem.role, self.beliefs
-        if role.team is not GOOD or beliefs is None:
+        if role.team is not GOOD_TEAM or beliefs is None:
             return known
         if self._believed_at != self.seen:
             believed = _suspicions(beliefs, self._prior)

@@ -83,12 +83,12 @@ from ..rules.events import (
     YearStarted,
 )
 from ..rules.roles import (
-    BAD,
+    BAD_TEAM,
     CITIZEN,
     COA,
     CORRUPT_POLITICIAN,
-    GOOD,
     GOOD_POLITICIAN,
+    GOOD_TEAM,
     LAWYER,
     OMBUDSPERSON,
     Role,
@@ -291,7 +291,7 @@ class Board:
                     self.sus[member] += weight / max(1, len(project.committee) - 2)
         elif event.claim == "investigation" and target is not None:
             self._note_role(seat, OMBUDSPERSON)
-            bad = event.aligned is BAD
+            bad = event.aligned is BAD_TEAM
             self.sus[target] += (2.5 if bad else -1.5) * cred
             if bad:
                 self.accusers.setdefault(target, set()).add(seat)
@@ -395,13 +395,13 @@ class HeuristicAgent:
         board, mem = self.board, self.mem
         if event.role is not CORRUPT_POLITICIAN:
             for name in event.members:
-                mem.known[board.index[name]] = GOOD
+                mem.known[board.index[name]] = GOOD_TEAM
             return
         team = frozenset(board.index[name] for name in event.members)
         if mem.role is CORRUPT_POLITICIAN:
             mem.team = team - {mem.seat}
             for seat in range(board.n):
-                mem.known[seat] = BAD if seat in team else GOOD
+                mem.known[seat] = BAD_TEAM if seat in team else GOOD_TEAM
 
     def _investigated(self, event: InvestigationResult) -> None:
         target = self.board.index[event.target]
@@ -439,11 +439,11 @@ class HeuristicAgent:
         members = [s for s in project.committee if s != self.mem.seat]
         if not kickback:
             for seat in members:
-                self.mem.known[seat] = GOOD
+                self.mem.known[seat] = GOOD_TEAM
             return
-        unknown = [s for s in members if self.mem.known.get(s) is not GOOD]
+        unknown = [s for s in members if self.mem.known.get(s) is not GOOD_TEAM]
         if len(unknown) == 1:
-            self.mem.known[unknown[0]] = BAD
+            self.mem.known[unknown[0]] = BAD_TEAM
         for seat in unknown:
             self.mem.private[seat] = self.mem.private.get(seat, 0.0) + 3.0 / len(unknown)
 
@@ -459,13 +459,13 @@ class HeuristicAgent:
         if event.claim == "role" and event.role is mem.role and mem.role in UNIQUE_ROLES:
             lie = True
         elif event.claim == "investigation":
-            lie = mem.role is OMBUDSPERSON or (target == mem.seat and event.aligned is BAD)
+            lie = mem.role is OMBUDSPERSON or (target == mem.seat and event.aligned is BAD_TEAM)
             if target is not None and target in mem.known and event.aligned is not None:
                 lie = lie or mem.known[target] is not event.aligned
         elif event.claim == "audit":
             lie = mem.role is COA
         if lie:
-            mem.known[claimant] = BAD
+            mem.known[claimant] = BAD_TEAM
 
     # ------------------------------------------------------------ scores
     def scores(self) -> list[float]:
@@ -480,7 +480,7 @@ class HeuristicAgent:
         for seat, role in board.revealed.items():
             scores[seat] = CERTAIN if role is CORRUPT_POLITICIAN else -CERTAIN
         for seat, team in mem.known.items():
-            scores[seat] = CERTAIN if team is BAD else -CERTAIN
+            scores[seat] = CERTAIN if team is BAD_TEAM else -CERTAIN
         self._scores, self._scores_at = scores, self.seen
         return scores
 
@@ -543,7 +543,7 @@ class HeuristicAgent:
                 value += 1.5
             if board.strikes[seat] == 1:
                 value += 1.5
-            if mem.known.get(seat) is GOOD and seat != mem.seat:
+            if mem.known.get(seat) is GOOD_TEAM and seat != mem.seat:
                 value += 1.0
             if seat == mem.seat:
                 value += 0.8
@@ -795,7 +795,7 @@ class HeuristicAgent:
         finding = self.mem.findings.get(board.year)
         if finding is not None:
             target, aligned = finding
-            if aligned is BAD or self.rng.random() < 0.5:
+            if aligned is BAD_TEAM or self.rng.random() < 0.5:
                 return Claim(
                     player=me, claim="investigation", target=board.names[target], aligned=aligned
                 )
@@ -847,7 +847,9 @@ class HeuristicAgent:
             return None
         target = max(goods, key=lambda s: (self.table_suspicion(s), -s))
         if self.rng.random() < 0.25:
-            return Claim(player=me, claim="investigation", target=board.names[target], aligned=BAD)
+            return Claim(
+                player=me, claim="investigation", target=board.names[target], aligned=BAD_TEAM
+            )
         if self.rng.random() < 0.5:
             return Claim(player=me, claim="suspect", target=board.names[target])
         return None

@@ -26,7 +26,7 @@ from .actions import (
 )
 from .errors import IllegalActionError
 from .roles import (
-    BAD,
+    BAD_TEAM,
     CITIZEN,
     COA,
     CORRUPT_POLITICIAN,
@@ -219,7 +219,7 @@ def witness_refusal(state: GameState, seat: int) -> str | None:
 
 def _finding_refusal(state: GameState) -> str | None:
     """R-35: this Year's finding must be an active, Bad-aligned player who is not President."""
-    if state.investigation is None or state.investigation[1] is not BAD:
+    if state.investigation is None or state.investigation[1] is not BAD_TEAM:
         return "Witness needs this Year's investigation to have found a Bad-aligned player"
     found = state.investigation[0]
     if state.status[found] is not ACTIVE:

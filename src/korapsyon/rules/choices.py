@@ -36,10 +36,10 @@ from .actions import (
 )
 from .checks import barred_protectee, claim_refusal, illegal, witness_refusal
 from .roles import (
-    BAD,
+    BAD_TEAM,
     CORRUPT_POLITICIAN,
-    GOOD,
     GOOD_POLITICIAN,
+    GOOD_TEAM,
     LAWYER,
     OMBUDSPERSON,
     ROLES,
@@ -175,7 +175,7 @@ def _claim_menu(state: GameState, seat: int) -> list[Choice]:
         Choice("claim", {"claim": ("audit",), "kickback": (False, True)}),
         Choice(
             "claim",
-            {"claim": ("investigation",), "target": others, "aligned": (GOOD, BAD)},
+            {"claim": ("investigation",), "target": others, "aligned": (GOOD_TEAM, BAD_TEAM)},
         ),
         Choice("claim", {"claim": ("suspect",), "target": others}),
         Choice("claim", {"claim": ("trust",), "target": others}),

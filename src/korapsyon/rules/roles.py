@@ -43,7 +43,7 @@ class Role(StrEnum):
 GOOD_POLITICIAN, CORRUPT_POLITICIAN = Role.GOOD_POLITICIAN, Role.CORRUPT_POLITICIAN
 LAWYER, OMBUDSPERSON, COA, CITIZEN = Role.LAWYER, Role.OMBUDSPERSON, Role.COA, Role.CITIZEN
 ROLES = tuple(Role)
-GOOD, BAD = Team.GOOD, Team.BAD  # the teams likewise
+GOOD_TEAM, BAD_TEAM = Team.GOOD, Team.BAD  # the teams likewise (Winner has a GOOD too)
 _TEAMS = {role: Team.BAD if role is CORRUPT_POLITICIAN else Team.GOOD for role in Role}
 
 _TITLES = {
