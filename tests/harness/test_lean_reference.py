@@ -71,20 +71,23 @@ def with_actions(game: Game, cut: float | None) -> bytes:
     return write_record(record)
 
 
-# Rulesets with the record-format extensions drawn too (consent, fund check, reveal...).
+# Rulesets with the record-format extensions drawn too (consent, fund check, costs...).
 extended_rulesets = st.builds(
-    lambda rules, suhol, tokhang, check, on_president: msgspec.structs.replace(
+    lambda rules, suhol, tokhang, check, on_president, costs: msgspec.structs.replace(
         rules,
         suhol_consent=suhol,
         tokhang_consent=tokhang,
         suhol_fund_check=check,
         tokhang_on_president=on_president,
+        auto_jail_cost=costs[0],
+        tokhang_cost=costs[1],
     ),
     rulesets(max_years=st.integers(1, 50), suspension_years=st.integers(0, 4)),
     st.sampled_from(("unanimous", "majority")),
     st.sampled_from(("unanimous", "majority")),
     st.sampled_from(("after_steal", "before_steal")),
     st.booleans(),
+    st.tuples(st.none() | st.integers(1, 12), st.none() | st.integers(1, 10)),
 )
 setups = default_setups(extended_rulesets) | custom_setups(extended_rulesets)
 

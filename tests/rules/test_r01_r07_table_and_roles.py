@@ -227,6 +227,17 @@ def test_R05_half_a_target_is_rounded_up() -> None:
     assert game.corruption_fund == 13 - 8
 
 
+def test_R05_a_ruleset_may_set_either_cost_the_tuners_dial() -> None:
+    # a house option (docs/RULINGS.md): Auto Jail 5 and Tokhang 4 instead of 12 and 10
+    game = table(auto_jail_cost=5, tokhang_cost=4)
+    assert public_view(game)["targets"]["auto_jail_cost"] == 5
+    build_up(game)
+    night(game, Ben="Kat", **{c: corrupt(tokhang="Hugo") for c in ("Cris", "Dani", "Mia")})
+    assert game.public_spending == 15 - 5
+    assert game.corruption_fund == 13 - 4
+    assert table(tokhang_cost=4).ruleset.costs(13) == (12, 4)  # the other stays R-05's
+
+
 # ---------------------------------------------------------------- R-06 the deal
 def test_R06_the_seed_fixes_the_deal() -> None:
     deals = {Game(NAMES, seed=seed).roles for seed in range(20)}

@@ -234,6 +234,13 @@ def test_a_floor_on_the_games_length_moves_the_choice_to_longer_games() -> None:
     assert free.ruleset.targets(9)[1] < floored.ruleset.targets(9)[1]
 
 
+def test_a_cost_is_a_dial_of_its_own() -> None:
+    # R-05 ties the costs to the targets; a designer may search them apart
+    assert parse_dial("tokhang_cost=5,8") == ("tokhang_cost", (5, 8))
+    plan = Plan(players=(13,), spending_span=0, fund_span=0, dials=(("tokhang_cost", (5, 8)),))
+    assert [r.costs(13) for r in plan.candidates(13)] == [(12, 5), (12, 8)]
+
+
 def test_a_short_candidate_comes_after_every_long_enough_one() -> None:
     balanced = Candidate(13, Ruleset(corruption_fund_target=15), heuristic=_games(50, 100, 3))
     lopsided = Candidate(13, Ruleset(corruption_fund_target=25), heuristic=_games(80, 100, 7))

@@ -184,6 +184,8 @@ class Ruleset(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     tokhang_on_president: bool = True
     reveal_tokhang_role: bool = True
     good_politicians_recognise: bool = False
+    auto_jail_cost: Amount | None = None
+    tokhang_cost: Amount | None = None
 
 
 class Decks(msgspec.Struct, forbid_unknown_fields=True):
@@ -266,8 +268,8 @@ class Game:
         ps, cf = (16, 14) if n <= 10 else (20, 17) if n <= 12 else (24, 20) if n <= 14 else (28, 23)
         self.ps_target = rules.public_spending_target or ps
         self.cf_target = rules.corruption_fund_target or cf
-        self.auto_jail_cost = -(-self.ps_target // 2)
-        self.tokhang_cost = -(-self.cf_target // 2)
+        self.auto_jail_cost = rules.auto_jail_cost or -(-self.ps_target // 2)
+        self.tokhang_cost = rules.tokhang_cost or -(-self.cf_target // 2)
         self.corrupt = [s for s in range(n) if roles[s] == CP]
         self.good = [s for s in range(n) if roles[s] == GP]
         self.lawyer = roles.index(LAWYER) if LAWYER in roles else None

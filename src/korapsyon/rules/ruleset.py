@@ -64,6 +64,8 @@ class Ruleset(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     tokhang_on_president: bool = True  # R-33 [house]
     reveal_tokhang_role: bool = True  # R-40 [house]
     good_politicians_recognise: bool = False  # R-07 [house]
+    auto_jail_cost: Amount | None = None  # R-05 [house]: a designer's dial (None: the table's)
+    tokhang_cost: Amount | None = None  # R-05 [house]: likewise
 
     @classmethod
     def from_wire(cls, data: object) -> Ruleset:
@@ -82,13 +84,11 @@ class Ruleset(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
         ps, cf = table_targets(players)
         return (self.public_spending_target or ps, self.corruption_fund_target or cf)
 
-    def auto_jail_cost(self, players: int) -> int:
-        """R-05: half the Public Spending target, rounded up (12 at 13 players)."""
-        return -(-self.targets(players)[0] // 2)
-
-    def tokhang_cost(self, players: int) -> int:
-        """R-05: half the Corruption Fund target, rounded up (10 at 13 players)."""
-        return -(-self.targets(players)[1] // 2)
+    def costs(self, players: int) -> tuple[int, int]:
+        """(Auto Jail cost, Tokhang cost) for this many players: R-05's half of each
+        target, rounded up (12 and 10 at 13 players), unless the ruleset sets one."""
+        spending, fund = self.targets(players)
+        return (self.auto_jail_cost or -(-spending // 2), self.tokhang_cost or -(-fund // 2))
 
 
 def table_targets(players: int) -> tuple[int, int]:

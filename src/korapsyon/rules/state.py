@@ -180,8 +180,7 @@ class GameState:
         self.seat_index = {name: seat for seat, name in enumerate(self.players)}
         self.audiences: tuple[Audience, ...] = _SEAT_AUDIENCES[:n]
         self.public_spending_target, self.corruption_fund_target = rules.targets(n)
-        self.auto_jail_cost = rules.auto_jail_cost(n)
-        self.tokhang_cost = rules.tokhang_cost(n)
+        self.auto_jail_cost, self.tokhang_cost = rules.costs(n)
         self._seat_roles()
 
         # Trackers (R-10 .. R-13) and players

@@ -6,7 +6,7 @@ both sides read beliefs, docs/BOTS.md; or ``search``).
 For each player count the candidates are every combination of a Corruption Fund target and
 a Public Spending target around the R-05 row (their Tokhang and Auto Jail costs follow,
 half the target rounded up) and the values of any other ruleset option given as a dial
-(e.g. ``auto_jail_mode`` or ``tokhang_consent``).
+(e.g. ``auto_jail_mode``, ``tokhang_consent``, or the costs themselves: ``tokhang_cost``).
 
 1. **Heuristic rounds (successive halving).** Every candidate plays ``first`` heuristic
    games; the best third (the estimated Good win rate closest to ``aim``, then the

@@ -70,11 +70,10 @@ def table(outcome: Outcome) -> str:
     lines = [head, "-" * len(head)]
     for players, c in outcome.chosen.items():
         spending, fund = c.ruleset.targets(players)
+        auto_jail, tokhang = c.ruleset.costs(players)
         wire = c.ruleset.to_wire()
-        row = (
-            f"{players:>7}  {spending:>5} {fund:>4} {c.ruleset.auto_jail_cost(players):>3} "
-            f"{c.ruleset.tokhang_cost(players):>3}"
-            + "".join(f" {wire.get(d, getattr(Ruleset(), d))!s:>14}" for d in dials)
+        row = f"{players:>7}  {spending:>5} {fund:>4} {auto_jail:>3} {tokhang:>3}" + "".join(
+            f" {wire.get(d, getattr(Ruleset(), d))!s:>14}" for d in dials
         )
         inside = []
         for generation in ("heuristic", "check"):
@@ -94,7 +93,8 @@ def table(outcome: Outcome) -> str:
         lines.append(row + f"  {'yes' if all(inside) else 'no':>7}")
     lines.append(
         "spend/fund = Public Spending / Corruption Fund targets (R-05), AJ/Tok = Auto Jail / "
-        "Tokhang costs (half the target, rounded up); estimate = the stronger generation's "
+        "Tokhang costs (half the target, rounded up, unless a dial sets them); estimate = the "
+        "stronger generation's "
         "rate from its games and the shifted model together (the choice reads it); Years = the "
         "heuristic games' mean length (* under --min-years: no candidate reached it); in band = "
         "both generations' own games' rates in 45-55%."
