@@ -92,7 +92,7 @@ def draw_tuning(report: dict[str, Any], path: Path) -> None:
     fig, axes = plt.subplots(
         rows,
         columns,
-        figsize=(3.4 * columns, 3.3 * rows + 0.9),
+        figsize=(max(3.4 * columns, 6.0), 3.3 * rows + 0.9),  # (wide enough for the title)
         dpi=110,
         squeeze=False,
         layout="constrained",
