@@ -47,6 +47,7 @@ def _game() -> tuple[list[Role], list[ev.BaseEvent], dict[str, str]]:
             auto_jail_cost=10,
             tokhang_cost=8,
             kaban_start=100,
+            composition=tuple((role, roles.count(role)) for role in Role),
         ),
         *dealt,
         ev.TeamRevealed(year=0, audience=ev.CORRUPT, role=Role.CORRUPT_POLITICIAN, members=team),

@@ -296,3 +296,24 @@ def test_an_agent_starts_its_beliefs_from_its_first_events() -> None:
     assert beliefs.corrupt_probability() == given.corrupt_probability()
     public = Beliefs.start(_view(game, None, 40))
     assert public.seat is None
+
+
+def test_a_custom_setup_s_composition_comes_from_the_game_s_start() -> None:
+    """R-03: a custom setup's composition is public; the beliefs take it from the game's
+    start (they once assumed R-02's, found no assignment consistent with a 3-Corrupt
+    9-seat game and stopped the believer bots that played it)."""
+    roles = [CP] * 3 + [Role.GOOD_POLITICIAN] * 2 + [Role.LAWYER, Role.OMBUDSPERSON, Role.COA]
+    roles.append(Role.CITIZEN)
+    random.Random(5).shuffle(roles)
+    game = Game(table(9), roles=roles, seed=5)
+    play(game, seat_agents(game, "believer", 5), random.Random(5))
+    assert game.outcome is not None
+    started = game.events[0]
+    assert isinstance(started, ev.GameStarted)
+    assert Counter(started.roles()) == Counter(roles)
+    for viewer in (None, 0, roles.index(CP)):
+        beliefs = Beliefs.start(_view(game, viewer, len(game.events)))
+        assert beliefs.corrupt_count == 3
+        assert sum(beliefs.corrupt_probability().values()) == pytest.approx(3)
+    with pytest.raises(ValueError, match="composition"):
+        Beliefs(game.players).observe(_view(game, None, 1))  # R-02's: 2 Corrupt at 9

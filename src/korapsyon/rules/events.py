@@ -73,12 +73,21 @@ class BaseEvent(msgspec.Struct, frozen=True, tag_field="event", gc=False):
 
 # --- setup -------------------------------------------------------------------------
 class GameStarted(BaseEvent, frozen=True, tag="game_started"):
+    """The table, its targets and costs (R-05), and its composition: how many seats hold
+    each role (R-02, or the custom setup the table agreed to, R-03), every role in
+    :class:`Role`'s order. The composition is public; who holds what is not."""
+
     players: tuple[str, ...]
     public_spending_target: int
     corruption_fund_target: int
     auto_jail_cost: int
     tokhang_cost: int
     kaban_start: int
+    composition: tuple[tuple[Role, int], ...]
+
+    def roles(self) -> list[Role]:
+        """The composition as a list of roles, one a seat (in no seat's order)."""
+        return [role for role, count in self.composition for _ in range(count)]
 
 
 class RoleDealt(BaseEvent, frozen=True, tag="role_dealt"):

@@ -250,6 +250,7 @@ class GameState:
                 self.auto_jail_cost,
                 self.tokhang_cost,
                 rules.kaban_start,
+                tuple((role, self.roles.count(role)) for role in _ROLES),
             )
         )
         for seat, role in enumerate(self.roles):

@@ -112,10 +112,12 @@ class Beliefs:
         cls, events: Sequence[BaseEvent], roles: Sequence[Role] | None = None, **options: Any
     ) -> Beliefs:
         """The beliefs of the view whose first events these are (an agent's first
-        ``observe``): the table from the game's start, the seat from its role card (none:
-        the public view); then every event is observed."""
+        ``observe``): the table and its composition from the game's start, the seat from
+        its role card (none: the public view); then every event is observed."""
         started = next(e for e in events if isinstance(e, GameStarted))
         seat = next((e.player for e in events if isinstance(e, RoleDealt)), None)
+        if roles is None:
+            roles = started.roles()
         beliefs = cls(started.players, roles, seat, **options)
         beliefs.observe(events)
         return beliefs
@@ -161,6 +163,8 @@ class Beliefs:
     def _started(self, event: GameStarted) -> None:
         if tuple(event.players) != self.players:
             raise ValueError("these events are another table's")
+        if composition_counts(event.roles()) != (self.corrupt_count, self.counts):
+            raise ValueError("these events are another setup's: its composition differs")
 
     def _offered(self, event: ProjectOffered) -> None:
         self.president = self.index[event.president]
