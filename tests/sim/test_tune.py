@@ -16,7 +16,7 @@ from korapsyon.cli import main
 from korapsyon.rules.ruleset import Ruleset
 from korapsyon.sim.cluster import InlineExecutor, place
 from korapsyon.sim.rates import fit, shift
-from korapsyon.sim.runner import GameResult, SimConfig, simulate
+from korapsyon.sim.runner import GameResult, SimConfig, parse_composition, simulate
 from korapsyon.sim.tune import Candidate, Plan, parse_dial, tune
 from korapsyon.sim.tune_report import report
 
@@ -239,6 +239,25 @@ def test_a_cost_is_a_dial_of_its_own() -> None:
     assert parse_dial("tokhang_cost=5,8") == ("tokhang_cost", (5, 8))
     plan = Plan(players=(13,), spending_span=0, fund_span=0, dials=(("tokhang_cost", (5, 8)),))
     assert [r.costs(13) for r in plan.candidates(13)] == [(12, 5), (12, 8)]
+
+
+def test_a_composition_is_searched_as_simulate_plays_it(tmp_path: Path) -> None:
+    """--composition: every candidate deals the custom setup (R-03), and its games are
+    simulate's with that composition, the candidate's rules and its seed."""
+    args = ["tune", "--players", "9", "--fund-span", "0", "--spending-span", "0", "--first", "6"]
+    args += ["--composition", "gp=2,cp=3,lawyer=1,omb=1,coa=1", "--workers", "1"]
+    result = CliRunner().invoke(main, [*args, "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    plan = json.loads((tmp_path / "tune.json").read_text())["plan"]
+    assert plan["composition"] == {"good_politician": 2, "corrupt_politician": 3, "lawyer": 1,
+                                   "ombudsperson": 1, "coa": 1}  # fmt: skip
+    roles = parse_composition("gp=2,cp=3,lawyer=1,omb=1,coa=1")
+    chosen = tune(Plan(players=(9,), fund_span=0, spending_span=0, first=6, composition=roles),
+                  InlineExecutor()).chosen[9]  # fmt: skip
+    config = SimConfig((9,), 6, "heuristic", chosen.ruleset, chosen.seed, roles)
+    assert chosen.heuristic == simulate(config, workers=1)
+    r02 = dataclasses.replace(config, composition=None)
+    assert simulate(r02, workers=1) != chosen.heuristic  # (R-02's deal: other games)
 
 
 def test_a_short_candidate_comes_after_every_long_enough_one() -> None:

@@ -45,6 +45,13 @@ cluster_option = click.option(
     "(same results as a local run; needs korapsyon[cluster] here and on the workers).",
 )
 seed_option = click.option("--seed", default=0, show_default=True, type=int)
+composition_option = click.option(
+    "--composition",
+    default=None,
+    metavar="ROLE=N,...",
+    help="Roles instead of the R-02 table, e.g. gp=2,cp=3,lawyer=1,omb=1,coa=1 "
+    "(Citizens fill the other seats).",
+)
 
 
 def make_folder(out: Path | None) -> None:

@@ -13,6 +13,7 @@ import click
 from ..bots.kinds import BOT_KINDS
 from .options import (
     cluster_option,
+    composition_option,
     make_folder,
     player_counts,
     players_option,
@@ -47,13 +48,7 @@ from .terminal import say
     help="A ruleset option, e.g. auto_jail_mode=forced_vote, or per player count, e.g. "
     "corruption_fund_target=12:19,16:27 (repeatable).",
 )
-@click.option(
-    "--composition",
-    default=None,
-    metavar="ROLE=N,...",
-    help="Roles instead of the R-02 table, e.g. gp=2,cp=3,lawyer=1,omb=1,coa=1 "
-    "(Citizens fill the other seats).",
-)
+@composition_option
 @workers_option
 @cluster_option
 @seed_option

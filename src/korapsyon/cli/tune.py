@@ -13,6 +13,7 @@ import click
 
 from .options import (
     cluster_option,
+    composition_option,
     make_folder,
     player_counts,
     players_option,
@@ -100,6 +101,7 @@ from .terminal import say
     help="The shortest game worth choosing: candidates whose heuristic games last fewer "
     "Years on average come after every other (0: no floor).",
 )
+@composition_option
 @seed_option
 @workers_option
 @cluster_option
@@ -122,6 +124,7 @@ def tune(
     check_rounds: int,
     aim: float,
     min_years: float,
+    composition: str | None,
     seed: int,
     workers: int | None,
     cluster: str | None,
@@ -136,6 +139,7 @@ def tune(
     from ..sim import chart, tune_report
     from ..sim import tune as tuner
     from ..sim.cluster import place
+    from ..sim.runner import parse_composition
 
     players = player_counts(players_text)
     try:
@@ -152,6 +156,7 @@ def tune(
             check_bots,
             check_rounds,
             min_years,
+            parse_composition(composition) if composition else None,
         )
         plan.candidates(players[0])
     except ValueError as exc:

@@ -55,6 +55,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..rules.errors import MalformedError
+from ..rules.roles import Role
 from ..rules.ruleset import Ruleset, table_targets
 from .rates import TARGETS, fit, shift
 from .runner import GameResult, Games, SimConfig, play_games
@@ -79,6 +80,7 @@ class Plan:
     check_bots: str = "believer"  # the stronger generation (a --bots kind)
     check_rounds: int = 2  # rounds of finalists checked (each may bring new ones)
     min_years: float = 0.0  # the shortest mean game (heuristic, in Years) worth choosing
+    composition: tuple[tuple[Role, int], ...] | None = None  # a custom deal's (None: R-02)
 
     def candidates(self, players: int) -> list[Ruleset]:
         """Every candidate ruleset for one player count (checked: a bad dial is an error)."""
@@ -135,6 +137,7 @@ class Candidate:
     shifted: float | None = None  # the stronger generation's, that model shifted (rates.shift)
     prior_games: int = 50  # the games the shifted model counts as (the plan's check games)
     min_years: float = 0.0  # the plan's floor on a game's mean length
+    composition: tuple[tuple[Role, int], ...] | None = None  # the plan's deal (None: R-02)
 
     def games(self, generation: str) -> list[GameResult]:
         return self.heuristic if generation == "heuristic" else self.check
@@ -274,6 +277,7 @@ def tune(
                 plan.aim,
                 prior_games=plan.check_games,
                 min_years=plan.min_years,
+                composition=plan.composition,
             )
             for i, r in enumerate(plan.candidates(n))
         ]
@@ -344,7 +348,7 @@ def _play(
     batches = []
     for c in candidates:
         played = c.games(generation)
-        config = SimConfig((c.players,), 0, bots, c.ruleset, c.seed)
+        config = SimConfig((c.players,), 0, bots, c.ruleset, c.seed, c.composition)
         batches.append(Games(config, c.players, len(played), len(played) + new))
     for candidate, results in zip(candidates, play_games(batches, pool, progress), strict=True):
         candidate.games(generation).extend(results)

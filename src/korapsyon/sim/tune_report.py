@@ -47,6 +47,9 @@ def report(outcome: Outcome) -> dict[str, Any]:
             "aim": plan.aim,
             "check_rounds": plan.check_rounds,
             "min_years": plan.min_years,
+            "composition": (
+                None if plan.composition is None else {r.value: n for r, n in plan.composition}
+            ),
             "rounds": plan.rounds(),
         },
         "games": outcome.games,
