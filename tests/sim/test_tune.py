@@ -248,6 +248,7 @@ def test_a_composition_is_searched_as_simulate_plays_it(tmp_path: Path) -> None:
     args += ["--composition", "gp=2,cp=3,lawyer=1,omb=1,coa=1", "--workers", "1"]
     result = CliRunner().invoke(main, [*args, "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
+    assert "korapsyon simulate --composition gp=2,cp=3,lawyer=1,omb=1,coa=1 --rule" in result.output
     plan = json.loads((tmp_path / "tune.json").read_text())["plan"]
     assert plan["composition"] == {"good_politician": 2, "corrupt_politician": 3, "lawyer": 1,
                                    "ombudsperson": 1, "coa": 1}  # fmt: skip

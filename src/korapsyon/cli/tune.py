@@ -188,6 +188,7 @@ def tune(
     )
     say(
         "to play the choice again: korapsyon simulate "
+        + (f"--composition {composition} " if composition else "")
         + " ".join(f"--rule {rule}" for rule in outcome.rules())
     )
     if out is None:
