@@ -9,7 +9,14 @@ import pytest
 
 from korapsyon.rules import Game, MalformedError, Role, Step, Team
 from korapsyon.rules.actions import Ready
-from korapsyon.rules.events import CORRUPT, AutoJailUsed, InvestigationResult, TeamRevealed
+from korapsyon.rules.events import (
+    CORRUPT,
+    EVERYONE,
+    AutoJailUsed,
+    GameStarted,
+    InvestigationResult,
+    TeamRevealed,
+)
 from korapsyon.rules.views import player_view, public_view
 from tests.scenario import (
     NAMES,
@@ -118,6 +125,18 @@ def test_R03_custom_setup_breaking_a_check_is_refused_naming_R03(
     assert info.value.rule == "R-03"
     assert str(info.value).startswith("R-03")
     assert needle in str(info.value)
+
+
+@pytest.mark.parametrize("roles", [None, [GP, GP, CP, CP, CP, LAW, OMB, COA, CIT], custom(7)])
+def test_R02_R03_the_game_s_start_tells_everyone_the_composition(roles: list[Role] | None) -> None:
+    """The composition is public (docs/RULINGS.md), who holds which role is not: the first
+    event, seen by everyone, counts each role."""
+    n = 9 if roles is None else len(roles)
+    game = Game(seat_names(n), roles=roles, seed=3)
+    started = game.events[0]
+    assert isinstance(started, GameStarted) and started.audience == EVERYONE
+    assert [role for role, _ in started.composition] == list(Role)
+    assert Counter(started.roles()) == Counter(game.roles)
 
 
 def test_R03_custom_setup_without_lawyer_ombudsperson_or_coa_plays() -> None:
