@@ -75,7 +75,7 @@ def simulate(
     """Simulate bot games and print, per player count, Good's win rate (95% CI), win
     reasons, game length and ability use."""
     from ..sim import chart, stats
-    from ..sim.runner import SimConfig, parse_composition, parse_rules
+    from ..sim.runner import SimConfig, parse_composition, parse_rules, wire_composition
     from ..sim.runner import simulate as run
 
     players = player_counts(players_text)
@@ -110,7 +110,7 @@ def simulate(
             "bots": bots,
             "ruleset": ruleset.to_wire(),
             "ruleset_by_players": {str(n): r.to_wire() for n, r in per_count},
-            "composition": None if roles is None else {r.value: n for r, n in roles},
+            "composition": wire_composition(roles),
             "seed": seed,
         },
         "seconds": elapsed,

@@ -186,6 +186,11 @@ def parse_composition(text: str) -> tuple[tuple[Role, int], ...]:
     return tuple(out)
 
 
+def wire_composition(composition: tuple[tuple[Role, int], ...] | None) -> dict[str, int] | None:
+    """A composition as JSON writes it (``{"corrupt_politician": 3, ...}``; None: R-02's)."""
+    return None if composition is None else {role.value: n for role, n in composition}
+
+
 def parse_rules(pairs: Sequence[str]) -> tuple[Ruleset, tuple[tuple[int, Ruleset], ...]]:
     """``key=value`` options as a Ruleset (values read as JSON where they can be), and the
     per-player-count rulesets of ``key=N:value,N:value`` options."""

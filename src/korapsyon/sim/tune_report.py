@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..rules.ruleset import Ruleset
+from .runner import wire_composition
 from .tune import BAND, Candidate, Outcome
 
 
@@ -47,9 +48,7 @@ def report(outcome: Outcome) -> dict[str, Any]:
             "aim": plan.aim,
             "check_rounds": plan.check_rounds,
             "min_years": plan.min_years,
-            "composition": (
-                None if plan.composition is None else {r.value: n for r, n in plan.composition}
-            ),
+            "composition": wire_composition(plan.composition),
             "rounds": plan.rounds(),
         },
         "games": outcome.games,
