@@ -5,6 +5,7 @@ where the worse of the two is nearest 50%, and refuses bad options clearly."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 from pathlib import Path
@@ -16,7 +17,7 @@ from korapsyon.cli import main
 from korapsyon.rules.ruleset import Ruleset
 from korapsyon.sim.cluster import InlineExecutor, place
 from korapsyon.sim.rates import fit, shift
-from korapsyon.sim.runner import GameResult, SimConfig, parse_composition, simulate
+from korapsyon.sim.runner import GameResult, SimConfig, parse_composition, parse_rules, simulate
 from korapsyon.sim.tune import Candidate, Plan, parse_dial, tune
 from korapsyon.sim.tune_report import report
 
@@ -239,6 +240,35 @@ def test_a_cost_is_a_dial_of_its_own() -> None:
     assert parse_dial("tokhang_cost=5,8") == ("tokhang_cost", (5, 8))
     plan = Plan(players=(13,), spending_span=0, fund_span=0, dials=(("tokhang_cost", (5, 8)),))
     assert [r.costs(13) for r in plan.candidates(13)] == [(12, 5), (12, 8)]
+
+
+def test_a_rule_setting_is_the_centre_of_the_search_and_holds_its_other_options(
+    tmp_path: Path,
+) -> None:
+    """--rule, as simulate takes it: per-count targets centre the spans (not R-05's row),
+    other options hold in every candidate, and a dial overrides them."""
+    rules = ["public_spending_target=15:34,16:36", "suspension_years=5", "tokhang_cost=16:2"]
+    ruleset, per_count = parse_rules(rules)
+    plan = Plan(players=(15, 16), fund_span=1, spending_span=1, ruleset=ruleset,
+                per_count=per_count, dials=(("suspension_years", (4, 5)),))  # fmt: skip
+    at_16 = plan.candidates(16)
+    assert {r.targets(16) for r in at_16} == set(itertools.product((35, 36, 37), (22, 23, 24)))
+    assert {r.costs(16)[1] for r in at_16} == {2} and {r.suspension_years for r in at_16} == {4, 5}
+    at_15 = plan.candidates(15)  # R-05's Fund target of 23, and --rule's Spending target
+    assert {r.targets(15) for r in at_15} == set(itertools.product((33, 34, 35), (22, 23, 24)))
+    assert {r.tokhang_cost for r in at_15} == {None}
+    args = ["tune", "--players", "16", "--fund-span", "0", "--spending-span", "0", "--first", "4"]
+    args += [f"--rule={rule}" for rule in rules] + ["--workers", "1", "--out", str(tmp_path)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.output.splitlines() if x.startswith("to play the choice again"))
+    assert "public_spending_target=16:36" in line and "suspension_years=16:5" in line
+    assert "tokhang_cost=16:2" in line
+    plan_json = json.loads((tmp_path / "tune.json").read_text())["plan"]
+    assert plan_json["ruleset"] == {"suspension_years": 5}
+    assert plan_json["ruleset_by_players"]["16"]["public_spending_target"] == 36
+    bad = CliRunner().invoke(main, ["tune", "--rule", "suspension_years=forever"])
+    assert bad.exit_code == 2 and "suspension_years" in bad.output
 
 
 def test_a_composition_is_searched_as_simulate_plays_it(tmp_path: Path) -> None:

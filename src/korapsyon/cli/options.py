@@ -1,11 +1,15 @@
 """Options the simulation commands share (``simulate``, ``tune``, ``ladder``): player counts,
-workers, a Dask cluster, the seed and the output folder."""
+ruleset options, a custom deal, workers, a Dask cluster, the seed and the output folder."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def player_counts(text: str) -> tuple[int, ...]:
@@ -44,6 +48,13 @@ cluster_option = click.option(
     help="Run on the Dask cluster whose scheduler is at ADDRESS, e.g. tcp://10.0.0.5:8786 "
     "(same results as a local run; needs korapsyon[cluster] here and on the workers).",
 )
+
+
+def rule_option(help: str) -> Callable[[F], F]:
+    """``--rule KEY=VALUE`` (repeatable), read by :func:`..sim.runner.parse_rules`."""
+    return click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE", help=help)
+
+
 seed_option = click.option("--seed", default=0, show_default=True, type=int)
 composition_option = click.option(
     "--composition",

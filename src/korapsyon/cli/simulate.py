@@ -17,6 +17,7 @@ from .options import (
     make_folder,
     player_counts,
     players_option,
+    rule_option,
     seed_option,
     workers_option,
 )
@@ -40,13 +41,9 @@ from .terminal import say
     help="Who plays: heuristic, random, believer or search bots, a 50/50 mix, or GOOD:BAD teams "
     "(search is slow: docs/BOTS.md).",
 )
-@click.option(
-    "--rule",
-    "rules",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="A ruleset option, e.g. auto_jail_mode=forced_vote, or per player count, e.g. "
-    "corruption_fund_target=12:19,16:27 (repeatable).",
+@rule_option(
+    "A ruleset option, e.g. auto_jail_mode=forced_vote, or per player count, e.g. "
+    "corruption_fund_target=12:19,16:27 (repeatable)."
 )
 @composition_option
 @workers_option

@@ -17,6 +17,7 @@ from .options import (
     make_folder,
     player_counts,
     players_option,
+    rule_option,
     seed_option,
     workers_option,
 )
@@ -30,14 +31,15 @@ from .terminal import say
     default=5,
     show_default=True,
     type=click.IntRange(0, 30),
-    help="Corruption Fund targets tried: the R-05 row's, minus to plus this much.",
+    help="Corruption Fund targets tried: the centre's (the R-05 row's, or --rule's), minus "
+    "to plus this much.",
 )
 @click.option(
     "--spending-span",
     default=3,
     show_default=True,
     type=click.IntRange(0, 30),
-    help="Public Spending targets tried: the R-05 row's, minus to plus this much.",
+    help="Public Spending targets tried: the centre's, minus to plus this much.",
 )
 @click.option(
     "--dial",
@@ -101,6 +103,11 @@ from .terminal import say
     help="The shortest game worth choosing: candidates whose heuristic games last fewer "
     "Years on average come after every other (0: no floor).",
 )
+@rule_option(
+    "The setting searched around, as simulate takes it, e.g. "
+    "public_spending_target=15:34,16:36 or suspension_years=5: its targets are the spans' "
+    "centre and its other options every candidate's (a --dial overrides; repeatable)."
+)
 @composition_option
 @seed_option
 @workers_option
@@ -124,25 +131,28 @@ def tune(
     check_rounds: int,
     aim: float,
     min_years: float,
+    rules: tuple[str, ...],
     composition: str | None,
     seed: int,
     workers: int | None,
     cluster: str | None,
     out: Path | None,
 ) -> None:
-    """Search the Corruption Fund and Public Spending targets of each player count (and any
-    --dial) for Good win rates of 45-55% with heuristic bots, then check the finalists with
-    a stronger generation (--check-bots) and choose where both are nearest 50%; print the
-    choice per player count and the games it cost."""
+    """Search the Corruption Fund and Public Spending targets of each player count (around
+    the R-05 row or a --rule setting, and any --dial) for Good win rates of 45-55% with
+    heuristic bots, then check the finalists with a stronger generation (--check-bots) and
+    choose where both are nearest 50%; print the choice per player count and the games it
+    cost."""
     import os
 
     from ..sim import chart, tune_report
     from ..sim import tune as tuner
     from ..sim.cluster import place
-    from ..sim.runner import parse_composition
+    from ..sim.runner import parse_composition, parse_rules
 
     players = player_counts(players_text)
     try:
+        ruleset, per_count = parse_rules(rules)
         plan = tuner.Plan(
             players,
             seed,
@@ -157,6 +167,8 @@ def tune(
             check_rounds,
             min_years,
             parse_composition(composition) if composition else None,
+            ruleset,
+            per_count,
         )
         plan.candidates(players[0])
     except ValueError as exc:

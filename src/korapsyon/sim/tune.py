@@ -4,9 +4,11 @@ heuristic bots, and a stronger kind that checks the finalists (``believer`` by d
 both sides read beliefs, docs/BOTS.md; or ``search``).
 
 For each player count the candidates are every combination of a Corruption Fund target and
-a Public Spending target around the R-05 row (their Tokhang and Auto Jail costs follow,
+a Public Spending target around the centre (the R-05 row, or the targets of the plan's own
+ruleset for that count: a setting found earlier; their Tokhang and Auto Jail costs follow,
 half the target rounded up) and the values of any other ruleset option given as a dial
 (e.g. ``auto_jail_mode``, ``tokhang_consent``, or the costs themselves: ``tokhang_cost``).
+The plan's ruleset holds every other option (a dial overrides it).
 
 1. **Heuristic rounds (successive halving).** Every candidate plays ``first`` heuristic
    games; the best third (the estimated Good win rate closest to ``aim``, then the
@@ -70,7 +72,7 @@ class Plan:
 
     players: tuple[int, ...]
     seed: int = 0
-    fund_span: int = 5  # Corruption Fund targets from the R-05 row -span to +span
+    fund_span: int = 5  # Corruption Fund targets from the centre -span to +span
     spending_span: int = 3  # Public Spending targets likewise
     dials: tuple[tuple[str, tuple[Any, ...]], ...] = ()  # other ruleset options' values
     first: int = 40  # heuristic games per candidate in the first round
@@ -81,16 +83,25 @@ class Plan:
     check_rounds: int = 2  # rounds of finalists checked (each may bring new ones)
     min_years: float = 0.0  # the shortest mean game (heuristic, in Years) worth choosing
     composition: tuple[tuple[Role, int], ...] | None = None  # a custom deal's (None: R-02)
+    ruleset: Ruleset = field(default_factory=Ruleset)  # searched around (simulate --rule)
+    per_count: tuple[tuple[int, Ruleset], ...] = ()  # ... where one player count differs
+
+    def centre(self, players: int) -> Ruleset:
+        """The ruleset one player count's search is around: its targets are the spans'
+        centre (the R-05 row's where it sets none), its other options every candidate's."""
+        return dict(self.per_count).get(players, self.ruleset)
 
     def candidates(self, players: int) -> list[Ruleset]:
         """Every candidate ruleset for one player count (checked: a bad dial is an error)."""
-        spending, fund = table_targets(players)
+        centre = self.centre(players)
+        spending, fund = centre.targets(players)
+        held = {k: v for k, v in centre.to_wire().items() if k not in TARGETS}
         names = [name for name, _ in self.dials]
         out: list[Ruleset] = []
         for values in itertools.product(*(v for _, v in self.dials)):
             for ps in range(spending - self.spending_span, spending + self.spending_span + 1):
                 for cf in range(fund - self.fund_span, fund + self.fund_span + 1):
-                    options = dict(zip(names, values, strict=True))
+                    options = held | dict(zip(names, values, strict=True))
                     options.update(public_spending_target=ps, corruption_fund_target=cf)
                     out.append(Ruleset.from_wire(options))
         return out

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..rules.ruleset import Ruleset
+from .rates import TARGETS
 from .runner import wire_composition
 from .tune import BAND, Candidate, Outcome
 
@@ -49,6 +50,8 @@ def report(outcome: Outcome) -> dict[str, Any]:
             "check_rounds": plan.check_rounds,
             "min_years": plan.min_years,
             "composition": wire_composition(plan.composition),
+            "ruleset": plan.ruleset.to_wire(),
+            "ruleset_by_players": {str(n): r.to_wire() for n, r in plan.per_count},
             "rounds": plan.rounds(),
         },
         "games": outcome.games,
@@ -60,9 +63,12 @@ def report(outcome: Outcome) -> dict[str, Any]:
 
 
 def table(outcome: Outcome) -> str:
-    """One row per player count: the chosen targets (and dials), Good's win rate with its
-    95% interval for each generation of bots, and the games behind each."""
+    """One row per player count: the chosen targets (and dials and held options), Good's
+    win rate with its 95% interval for each generation of bots, and the games behind each."""
+    chosen = outcome.chosen.values()
+    held = {k for c in chosen for k in c.ruleset.to_wire() if k not in TARGETS}
     dials = [name for name, _ in outcome.plan.dials]
+    dials += sorted(held - set(dials))  # the --rule options the search held
     head = (
         f"{'players':>7}  {'spend':>5} {'fund':>4} {'AJ':>3} {'Tok':>3}"
         + "".join(f" {d[:14]:>14}" for d in dials)
