@@ -261,6 +261,8 @@ def test_a_rule_setting_is_the_centre_of_the_search_and_holds_its_other_options(
     args += [f"--rule={rule}" for rule in rules] + ["--workers", "1", "--out", str(tmp_path)]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
+    head = next(x for x in result.output.splitlines() if x.lstrip().startswith("players"))
+    assert head.split()[5:7] == ["suspension_years", "tokhang_cost"]  # the options held
     line = next(x for x in result.output.splitlines() if x.startswith("to play the choice again"))
     assert "public_spending_target=16:36" in line and "suspension_years=16:5" in line
     assert "tokhang_cost=16:2" in line

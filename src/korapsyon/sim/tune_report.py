@@ -71,7 +71,7 @@ def table(outcome: Outcome) -> str:
     dials += sorted(held - set(dials))  # the --rule options the search held
     head = (
         f"{'players':>7}  {'spend':>5} {'fund':>4} {'AJ':>3} {'Tok':>3}"
-        + "".join(f" {d[:14]:>14}" for d in dials)
+        + "".join(f" {d:>{len(d)}}" for d in dials)
         + f"  {'heuristic Good':>22}  {outcome.plan.check_bots + ' Good':>22}  {'estimate':>8}"
         + f"  {'Years':>5}  {'in band':>7}"
     )
@@ -81,7 +81,7 @@ def table(outcome: Outcome) -> str:
         auto_jail, tokhang = c.ruleset.costs(players)
         wire = c.ruleset.to_wire()
         row = f"{players:>7}  {spending:>5} {fund:>4} {auto_jail:>3} {tokhang:>3}" + "".join(
-            f" {wire.get(d, getattr(Ruleset(), d))!s:>14}" for d in dials
+            f" {wire.get(d, getattr(Ruleset(), d))!s:>{len(d)}}" for d in dials
         )
         inside = []
         for generation in ("heuristic", "check"):
