@@ -89,6 +89,23 @@ def test_the_check_model_is_the_heuristic_one_shifted_by_one_log_odds() -> None:
     assert shift(finalists) == pytest.approx(4.84, abs=0.01)  # 60.5 wins of 61
 
 
+def test_each_setting_of_the_dials_has_its_own_shift() -> None:
+    """A dial may move the generations apart (BALANCE.md: the suspension's length): the
+    check games of one setting do not speak for another's, and a setting never checked
+    takes the pooled shift."""
+    short, long = Ruleset(suspension_years=3), Ruleset(suspension_years=5)
+    checked = []
+    for ruleset, wins in ((short, 40), (long, 60)):  # even for the heuristic either way
+        c = Candidate(13, ruleset, heuristic=_games(50, 100))
+        c.fitted, c.check = 0.5, _games(wins, 100)
+        checked.append(c)
+    other = Candidate(13, Ruleset(suspension_years=4), heuristic=_games(50, 100))
+    other.fitted = 0.5
+    assert shift([*checked, other]) == pytest.approx(0.0, abs=0.01)  # pooled: 100 of 200
+    assert [c.shifted for c in checked] == pytest.approx([0.40, 0.60], abs=0.005)
+    assert other.shifted == pytest.approx(0.5, abs=0.005)
+
+
 def test_the_shift_is_found_far_from_the_heuristic_rates() -> None:
     # heuristic log-odds -3 (4.7%), the check bots winning half: a shift of +3, which
     # undamped Newton steps overshoot

@@ -1,6 +1,7 @@
 """The tuner's models of Good's win rate over one player count's candidates: the heuristic
 bots' rate as a smooth function of the targets and dials (:func:`fit`), and the stronger
-generation's as that function shifted by one log-odds (:func:`shift`). Each sets its
+generation's as that function shifted by one log-odds per setting of the dials
+(:func:`shift`). Each sets its
 estimate on every candidate (``fitted``, ``shifted``), played or not; :mod:`.tune` ranks
 candidates on them."""
 
@@ -45,15 +46,30 @@ def fit(candidates: Sequence[Candidate]) -> None:
 
 def shift(candidates: Sequence[Candidate]) -> float | None:
     """Fit the stronger generation's rate as the heuristic model's (:func:`fit`) shifted by
-    one log-odds, by maximum likelihood over every check game of one player count, and
-    set each candidate's ``shifted`` rate; return the shift (None before any check game).
-    Half a win and half a loss, at the checked candidates' mean heuristic log-odds, are
-    added to the count's games, so that a count the check bots always win (or always lose)
-    gets a large finite shift, not an infinite one. Newton's method on the concave
-    likelihood, each step halved until the likelihood does not fall."""
+    one log-odds for each setting of the other options (a dial may move the generations
+    apart: the suspension's length does, docs/BALANCE.md), by maximum likelihood over the
+    setting's check games, and set each candidate's ``shifted`` rate; a setting without
+    check games yet takes the count's pooled shift, which is returned (None before any
+    check game)."""
     played = [c for c in candidates if c.check]
     if not played:
         return None
+    pooled = _delta(played)
+    groups: dict[tuple[tuple[str, Any], ...], list[Candidate]] = {}
+    for c in played:
+        groups.setdefault(_setting(c), []).append(c)
+    deltas = {setting: _delta(group) for setting, group in groups.items()}
+    for c in candidates:
+        c.shifted = _sigmoid(_logit(c.estimate()) + deltas.get(_setting(c), pooled))
+    return pooled
+
+
+def _delta(played: Sequence[Candidate]) -> float:
+    """The one log-odds by which the check games of ``played`` run above their heuristic
+    estimates. Half a win and half a loss, at their mean heuristic log-odds, are added to
+    the games, so that candidates the check bots always win (or always lose) get a large
+    finite shift, not an infinite one. Newton's method on the concave likelihood, each step
+    halved until the likelihood does not fall."""
     base = [_logit(c.estimate()) for c in played]
     n = [float(len(c.check)) for c in played]
     wins = [float(sum(g.winner == "good" for g in c.check)) for c in played]
@@ -79,9 +95,12 @@ def shift(candidates: Sequence[Candidate]) -> float | None:
         best = likelihood(delta)
         if abs(step) < 1e-9:
             break
-    for c in candidates:
-        c.shifted = _sigmoid(_logit(c.estimate()) + delta)
     return delta
+
+
+def _setting(c: Candidate) -> tuple[tuple[str, Any], ...]:
+    """A candidate's options other than the targets: its dials' and the held ones'."""
+    return tuple(sorted((k, v) for k, v in c.ruleset.to_wire().items() if k not in TARGETS))
 
 
 def _sigmoid(x: float) -> float:

@@ -19,8 +19,9 @@ The plan's ruleset holds every other option (a dial overrides it).
 2. **Check rounds.** The finalists play ``check_games`` games each with the ``check_bots``
    kind (a believer game costs about 50 heuristic ones, a search game thousands). The
    stronger generation's rate is modelled as the heuristic model's shifted by one
-   log-odds per player count (:func:`.rates.shift`), fitted to every check game of the
-   count, so each candidate has an estimate for both generations. The next round's
+   log-odds per player count and setting of the dials (:func:`.rates.shift`), fitted to
+   the setting's check games (a setting not checked yet takes the count's pooled shift),
+   so each candidate has an estimate for both generations. The next round's
    finalists are the candidates whose *worse* generation is nearest 50%
    (:meth:`Candidate.worse`): where the stronger bots favour Good by 10 points, those whose
    heuristic rate is near 45%.
