@@ -95,15 +95,16 @@ def test_each_setting_of_the_dials_has_its_own_shift() -> None:
     takes the pooled shift."""
     short, long = Ruleset(suspension_years=3), Ruleset(suspension_years=5)
     checked = []
-    for ruleset, wins in ((short, 40), (long, 60)):  # even for the heuristic either way
+    for ruleset, wins in ((short, 40), (long, 80)):  # even for the heuristic either way
         c = Candidate(13, ruleset, heuristic=_games(50, 100))
         c.fitted, c.check = 0.5, _games(wins, 100)
         checked.append(c)
     other = Candidate(13, Ruleset(suspension_years=4), heuristic=_games(50, 100))
     other.fitted = 0.5
-    assert shift([*checked, other]) == pytest.approx(0.0, abs=0.01)  # pooled: 100 of 200
-    assert [c.shifted for c in checked] == pytest.approx([0.40, 0.60], abs=0.005)
-    assert other.shifted == pytest.approx(0.5, abs=0.005)
+    pooled = shift([*checked, other])  # 120 of 200, and the half win of 1
+    assert pooled == pytest.approx(math.log(120.5 / 80.5), abs=0.01)
+    assert [c.shifted for c in checked] == pytest.approx([0.40, 0.80], abs=0.005)
+    assert other.shifted == pytest.approx(120.5 / 201, abs=0.005)
 
 
 def test_the_shift_is_found_far_from_the_heuristic_rates() -> None:
@@ -288,6 +289,11 @@ def test_a_rule_setting_is_the_centre_of_the_search_and_holds_its_other_options(
     assert plan_json["ruleset_by_players"]["16"]["public_spending_target"] == 36
     bad = CliRunner().invoke(main, ["tune", "--rule", "suspension_years=forever"])
     assert bad.exit_code == 2 and "suspension_years" in bad.output
+    # a span that leaves the rules at any count is refused before a game is played
+    below = ["--players", "9,16", "--rule", "corruption_fund_target=16:3", "--fund-span", "5"]
+    bad = CliRunner().invoke(main, ["tune", *below])
+    assert bad.exit_code == 2 and "corruption_fund_target" in bad.output
+    assert "candidates per player count" not in bad.output
 
 
 def test_a_composition_is_searched_as_simulate_plays_it(tmp_path: Path) -> None:

@@ -39,7 +39,8 @@ from .terminal import say
     default=3,
     show_default=True,
     type=click.IntRange(0, 30),
-    help="Public Spending targets tried: the centre's, minus to plus this much.",
+    help="Public Spending targets tried: the centre's (the R-05 row's, or --rule's), minus "
+    "to plus this much.",
 )
 @click.option(
     "--dial",
@@ -104,9 +105,10 @@ from .terminal import say
     "Years on average come after every other (0: no floor).",
 )
 @rule_option(
-    "The setting searched around, as simulate takes it, e.g. "
-    "public_spending_target=15:34,16:36 or suspension_years=5: its targets are the spans' "
-    "centre and its other options every candidate's (a --dial overrides; repeatable)."
+    "A setting to search around, as simulate takes it, e.g. "
+    "public_spending_target=15:34,16:36 or suspension_years=5 (repeatable): targets given "
+    "here centre the spans (the R-05 row's otherwise); any other option is fixed in every "
+    "candidate unless it is also a --dial."
 )
 @composition_option
 @seed_option
@@ -170,7 +172,8 @@ def tune(
             ruleset,
             per_count,
         )
-        plan.candidates(players[0])
+        for n in players:
+            plan.candidates(n)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
     make_folder(out)

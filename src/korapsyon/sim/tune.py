@@ -85,7 +85,9 @@ class Plan:
     min_years: float = 0.0  # the shortest mean game (heuristic, in Years) worth choosing
     composition: tuple[tuple[Role, int], ...] | None = None  # a custom deal's (None: R-02)
     ruleset: Ruleset = field(default_factory=Ruleset)  # searched around (simulate --rule)
-    per_count: tuple[tuple[int, Ruleset], ...] = ()  # ... where one player count differs
+    # whole rulesets where one player count differs, the base's options included (as
+    # runner.parse_rules builds them)
+    per_count: tuple[tuple[int, Ruleset], ...] = ()
 
     def centre(self, players: int) -> Ruleset:
         """The ruleset one player count's search is around: its targets are the spans'
@@ -173,7 +175,9 @@ class Candidate:
         return years is not None and years < self.min_years
 
     def change(self) -> int:
-        """How far from the rules as they are: target points moved plus other options set."""
+        """How far from the rules as they are (R-05's targets and every option's default, not
+        the search's centre: of two candidates equal otherwise, the one nearer the rulebook
+        wins): target points moved plus other options set."""
         spending, fund = table_targets(self.players)
         moved = abs(self.ruleset.targets(self.players)[0] - spending)
         moved += abs(self.ruleset.targets(self.players)[1] - fund)
