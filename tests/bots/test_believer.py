@@ -31,11 +31,13 @@ from korapsyon.selfplay import table
 
 CORRUPT = Role.CORRUPT_POLITICIAN
 TUNED = Ruleset(public_spending_target=27, corruption_fund_target=14)
-"""docs/BALANCE.md's 13-player targets, where heuristic Good and Corrupt are even."""
+"""The heuristic's tuned 13-player targets of 5 December (docs/BALANCE.md, history), where
+heuristic Good and Corrupt are even."""
 NINE = Ruleset(public_spending_target=19, corruption_fund_target=8)
 """Its 9-player targets: the win-rate tests play 9 players, where a believer game costs a
-third of a 13-player one and the generations differ as much (docs/BALANCE.md: heuristic
-54.0%, believer Good against heuristic Corrupt 90.0%, believer both sides 74.0%)."""
+third of a 13-player one and the generations differ as much (measured on 6 December:
+heuristic 54.0%, believer Good against heuristic Corrupt 90.0%, believer both sides
+74.0%)."""
 
 
 def _game(kinds: str, seed: int, ruleset: Ruleset = TUNED, *, players: int = 13) -> Game:

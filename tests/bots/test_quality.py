@@ -28,7 +28,7 @@ def _good_wins(good: str, bad: str) -> int:
 
 def test_heuristic_good_beats_random_bad() -> None:
     low, _ = wilson(_good_wins("heuristic", "random"), GAMES)
-    assert low > 0.8  # measured: 96% of games (docs/BALANCE.md)
+    assert low > 0.8  # measured: 96% of games
 
 
 def test_heuristic_bad_beats_random_good() -> None:

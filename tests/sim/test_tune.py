@@ -24,7 +24,7 @@ from korapsyon.sim.tune_report import report
 
 def test_tuning_moves_an_unbalanced_count_toward_the_band() -> None:
     # 12 players under R-05 (Corruption Fund 17) are unbalanced for heuristic bots (74%
-    # Good, BALANCE.md): tuning the Fund's target alone must move toward the band
+    # Good, BALANCE.md, history): tuning the Fund's target alone must move toward the band
     plan = Plan(players=(12,), seed=5, fund_span=3, spending_span=0, first=30, finalists=1)
     outcome = tune(plan, InlineExecutor())
     chosen = outcome.chosen[12]
