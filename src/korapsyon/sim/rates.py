@@ -1,9 +1,8 @@
 """The tuner's models of Good's win rate over one player count's candidates: the heuristic
 bots' rate as a smooth function of the targets and dials (:func:`fit`), and the stronger
 generation's as that function shifted by one log-odds per setting of the dials
-(:func:`shift`). Each sets its
-estimate on every candidate (``fitted``, ``shifted``), played or not; :mod:`.tune` ranks
-candidates on them."""
+(:func:`shift`). Each sets its estimate on every candidate (``fitted``, ``shifted``),
+played or not; :mod:`.tune` ranks candidates on them."""
 
 from __future__ import annotations
 
