@@ -10,13 +10,19 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..rules.ruleset import table_targets
+from ..rules.ruleset import Ruleset, table_targets
 
 if TYPE_CHECKING:
     from .tune import Candidate
 
 TARGETS = ("public_spending_target", "corruption_fund_target")
 """The two ruleset options every search moves (R-05); the model's features are their moves."""
+
+
+def other_options(ruleset: Ruleset) -> dict[str, Any]:
+    """The options a ruleset sets besides the two targets: a candidate's dials and the
+    options its search held."""
+    return {k: v for k, v in ruleset.to_wire().items() if k not in TARGETS}
 
 
 def fit(candidates: Sequence[Candidate]) -> None:
@@ -99,7 +105,7 @@ def _delta(played: Sequence[Candidate]) -> float:
 
 def _setting(c: Candidate) -> tuple[tuple[str, Any], ...]:
     """A candidate's options other than the targets: its dials' and the held ones'."""
-    return tuple(sorted((k, v) for k, v in c.ruleset.to_wire().items() if k not in TARGETS))
+    return tuple(sorted(other_options(c.ruleset).items()))
 
 
 def _sigmoid(x: float) -> float:
@@ -135,7 +141,7 @@ def _features(candidates: Sequence[Candidate], levels: Sequence[tuple[str, Any]]
 
 def _levels(candidates: Sequence[Candidate]) -> list[tuple[str, Any]]:
     """Each other option's values among the candidates, but one (the model's baseline)."""
-    names = sorted({k for c in candidates for k in c.ruleset.to_wire() if k not in TARGETS})
+    names = sorted({k for c in candidates for k in other_options(c.ruleset)})
     return [
         (name, value)
         for name in names

@@ -60,7 +60,7 @@ from typing import Any
 from ..rules.errors import MalformedError
 from ..rules.roles import Role
 from ..rules.ruleset import Ruleset, table_targets
-from .rates import TARGETS, fit, shift
+from .rates import TARGETS, fit, other_options, shift
 from .runner import GameResult, Games, SimConfig, play_games
 from .stats import wilson
 
@@ -98,7 +98,7 @@ class Plan:
         """Every candidate ruleset for one player count (checked: a bad dial is an error)."""
         centre = self.centre(players)
         spending, fund = centre.targets(players)
-        held = {k: v for k, v in centre.to_wire().items() if k not in TARGETS}
+        held = other_options(centre)
         names = [name for name, _ in self.dials]
         out: list[Ruleset] = []
         for values in itertools.product(*(v for _, v in self.dials)):
@@ -181,8 +181,7 @@ class Candidate:
         spending, fund = table_targets(self.players)
         moved = abs(self.ruleset.targets(self.players)[0] - spending)
         moved += abs(self.ruleset.targets(self.players)[1] - fund)
-        others = {k: v for k, v in self.ruleset.to_wire().items() if k not in TARGETS}
-        return moved + len(others)
+        return moved + len(other_options(self.ruleset))
 
     def estimate(self) -> float | None:
         """The heuristic Good win rate: the fitted model's if there is one

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules.ruleset import Ruleset
-from .rates import TARGETS
+from .rates import other_options
 from .runner import wire_composition
 from .tune import BAND, Candidate, Outcome
 
@@ -65,13 +64,12 @@ def report(outcome: Outcome) -> dict[str, Any]:
 def table(outcome: Outcome) -> str:
     """One row per player count: the chosen targets (and dials and held options), Good's
     win rate with its 95% interval for each generation of bots, and the games behind each."""
-    chosen = outcome.chosen.values()
-    held = {k for c in chosen for k in c.ruleset.to_wire() if k not in TARGETS}
-    dials = [name for name, _ in outcome.plan.dials]
-    dials += sorted(held - set(dials))  # the --rule options the search held
+    held = {k for c in outcome.chosen.values() for k in other_options(c.ruleset)}
+    columns = [name for name, _ in outcome.plan.dials]
+    columns += sorted(held - set(columns))  # the --rule options the search held
     head = (
         f"{'players':>7}  {'spend':>5} {'fund':>4} {'AJ':>3} {'Tok':>3}"
-        + "".join(f" {d:>{len(d)}}" for d in dials)
+        + "".join(f" {d:>{len(d)}}" for d in columns)
         + f"  {'heuristic Good':>22}  {outcome.plan.check_bots + ' Good':>22}  {'estimate':>8}"
         + f"  {'Years':>5}  {'in band':>7}"
     )
@@ -79,9 +77,8 @@ def table(outcome: Outcome) -> str:
     for players, c in outcome.chosen.items():
         spending, fund = c.ruleset.targets(players)
         auto_jail, tokhang = c.ruleset.costs(players)
-        wire = c.ruleset.to_wire()
         row = f"{players:>7}  {spending:>5} {fund:>4} {auto_jail:>3} {tokhang:>3}" + "".join(
-            f" {wire.get(d, getattr(Ruleset(), d))!s:>{len(d)}}" for d in dials
+            f" {getattr(c.ruleset, d)!s:>{len(d)}}" for d in columns
         )
         inside = []
         for generation in ("heuristic", "check"):
