@@ -32,9 +32,11 @@ from korapsyon.record import (
 )
 from korapsyon.rules import Game, IllegalActionError, MalformedError, Role, Ruleset, Step
 from korapsyon.rules import events as ev
-from korapsyon.rules.actions import HOST
+from korapsyon.rules.actions import HOST, Action
 from korapsyon.rules.cards import LARGE_DECK, SMALL_DECK
 from korapsyon.rules.events import CORRUPT
+from korapsyon.rules.state import GameState
+from korapsyon.rules.views import player_view
 from korapsyon.selfplay import play_random, table
 
 from .randomgames import (
@@ -250,6 +252,52 @@ def test_record_replay_reproduces_the_game(setup: Setup, at: list[int]) -> None:
         assert views_of(again) == views
         assert write_record(record_of(again)) == data
         assert replay_bytes(write_record(record, indent=0)) == (summary, None)
+
+
+class Quiet(Checker):
+    """Follows the game with a twin that keeps no events (``events=False``, as
+    ``korapsyon replay`` builds it): after every action, every attribute of the twin's
+    state equals the game's (its random generator's too), and the twin holds no event."""
+
+    SKIPPED = frozenset(("__weakref__", "events", "keeps_events", "_roster", "rng"))
+
+    def start(self, game: Game) -> None:
+        self.twin = Game(
+            game.players,
+            roles=game.roles if game.roles_given else None,
+            seed=game.seed,
+            ruleset=game.ruleset,
+            decks=game.initial_decks if game.decks_given else None,
+            events=False,
+        )
+        super().start(game)
+
+    def after(self, game: Game, action: Action) -> None:
+        self.twin.push(action)
+        super().after(game, action)
+
+    def check(self, game: Game) -> None:
+        twin = self.twin
+        assert twin.events == [] and not twin.keeps_events and game.keeps_events
+        assert twin.rng.getstate() == game.rng.getstate(), self.where()
+        assert twin.roster() == game.roster(), self.where()
+        for name in GameState.__slots__:
+            if name not in self.SKIPPED:
+                assert getattr(twin, name) == getattr(game, name), (name, self.where())
+
+
+@budget(30)
+@given(any_setup)
+def test_a_game_that_keeps_no_events_is_the_same_game(setup: Setup) -> None:
+    """GAME_RECORD.md: ``korapsyon replay`` builds its games without events (it prints
+    only the state). Such a game goes through the same states as the full game, action
+    for action, draws the same lots, holds no event, and has no views."""
+    quiet = Quiet()
+    game = setup.play(quiet)
+    assert game.outcome is not None and quiet.twin.outcome == game.outcome
+    assert summarize(quiet.twin) == summarize(game)
+    with pytest.raises(ValueError, match="no views"):
+        player_view(quiet.twin, game.players[0])
 
 
 # ---------------------------------------------------------------- 7. legality

@@ -102,8 +102,9 @@ def read_record(data: bytes | str) -> tuple[Record, BadAction | None]:
     return Record(**setup, actions=actions), bad
 
 
-def new_game(record: Record) -> Game:
-    """The game at the start of a record (raises RecordError for a bad setup)."""
+def new_game(record: Record, *, events: bool = True) -> Game:
+    """The game at the start of a record (raises RecordError for a bad setup); with
+    ``events=False`` it keeps no events (:class:`~korapsyon.rules.game.Game`)."""
     decks = None if record.decks is None else (record.decks.small, record.decks.large)
     try:
         return Game(
@@ -112,16 +113,20 @@ def new_game(record: Record) -> Game:
             seed=record.seed,
             ruleset=record.ruleset,
             decks=decks,
+            events=events,
         )
     except KorapsyonError as exc:
         raise RecordError(f"bad setup: {exc}") from None
 
 
-def replay(record: Record, unreadable: BadAction | None = None) -> tuple[Game, BadAction | None]:
+def replay(
+    record: Record, unreadable: BadAction | None = None, *, events: bool = True
+) -> tuple[Game, BadAction | None]:
     """Apply every action of a record; stop at the first illegal one. ``unreadable`` is
     the action :func:`read_record` could not read: if the replay gets that far, it stops
-    there, naming the rule of the step that was waiting for it."""
-    game = new_game(record)
+    there, naming the rule of the step that was waiting for it. ``events=False``: the
+    game keeps no events (enough for its state and :func:`summarize`, not its views)."""
+    game = new_game(record, events=events)
     push = game.push
     for index, action in enumerate(record.actions):
         try:
@@ -208,7 +213,7 @@ def replay_bytes(data: bytes) -> tuple[dict[str, Any] | None, BadAction | None]:
     Raises :class:`RecordError` when the record itself is malformed.
     """
     record, bad = read_record(data)
-    game, stop = replay(record, bad)
+    game, stop = replay(record, bad, events=False)  # (the summary is the state's)
     if stop is not None:
         return None, stop
     return summarize(game), None

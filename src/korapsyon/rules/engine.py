@@ -54,6 +54,8 @@ def begin(
     state.step_checks = CHECKS[step]
     state.to_act = frozenset(actors)
     state.pending = {}
+    if not state.keeps_events:
+        return
     if step is HIDDEN:  # (who acts in the Hidden Phase is not shown)
         shown = None
     else:
@@ -93,18 +95,21 @@ def start_year(state: GameState, year: int) -> None:
     return (R-20), and the Hidden Phase opens."""
     state.year = year
     state.reset_year()
-    emit = state.events.append
-    emit(YearStarted(year, EVERYONE))
+    keep, emit = state.keeps_events, state.events.append
+    if keep:
+        emit(YearStarted(year, EVERYONE))
     president = state.president
     if president is not None and year >= state.president_since + state.ruleset.president_term:
         state.president = None  # R-33: vacant from the Start of the third Year
-        emit(PresidencyEnded(year, EVERYONE, state.players[president]))
+        if keep:
+            emit(PresidencyEnded(year, EVERYONE, state.players[president]))
     status = state.status
     for seat, back in enumerate(state.returns_year):  # R-20
         if back is not None and back <= year and status[seat] is SUSPENDED:
             state.set_status(seat, ACTIVE)
             state.returns_year[seat] = None
-            emit(PlayerReturned(year, EVERYONE, state.players[seat], state.strikes[seat]))
+            if keep:
+                emit(PlayerReturned(year, EVERYONE, state.players[seat], state.strikes[seat]))
     begin(state, HIDDEN, state.active_seats())
 
 
@@ -118,7 +123,10 @@ def end_of_year(state: GameState) -> None:
         finish(state, Termination.CORRUPTION_FUND)
         return
     state.years.append(state.year_record())
-    state.events.append(YearEnded(state.year, EVERYONE, state.public_spending, state.kaban_public))
+    if state.keeps_events:
+        state.events.append(
+            YearEnded(state.year, EVERYONE, state.public_spending, state.kaban_public)
+        )
     if state.year >= state.ruleset.max_years:
         finish(state, Termination.SAFETY_STOP, record_year=False)
         return

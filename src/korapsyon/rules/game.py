@@ -17,7 +17,9 @@ Invariants:
    in that order (no clock, no global RNG, no I/O). Only :meth:`Game.default_action`, which
    changes nothing, draws from its own generator seeded by the seed, Year and step.
 2. Every change of state is announced by at least one event in :attr:`Game.events`,
-   each with its audience; nothing leaves the core except through events and views.
+   each with its audience; nothing leaves the core except through events and views. (A
+   game built with ``events=False`` keeps none, and has no views: a replay that prints
+   only the state, which is the same either way.)
 3. Only active players (neither suspended nor eliminated) ever act; strikes never pass 2.
 
 Attributes are read-only for callers: change a game only through :meth:`Game.apply`.
@@ -78,7 +80,8 @@ _TALK = frozenset((EndDiscussion, Witness, Claim))
 class Game(GameState):
     """A game in progress. Build it from a setup; drive it with :meth:`apply` (or
     :meth:`push`); ask it :meth:`choices`, :meth:`legal_actions`, :meth:`is_legal` and
-    :meth:`default_action`. Its data (:class:`GameState`) is read-only for callers."""
+    :meth:`default_action`. Its data (:class:`GameState`) is read-only for callers.
+    ``events=False`` builds a game that keeps no events (:meth:`apply` returns none)."""
 
     __slots__ = ()
 
@@ -90,8 +93,11 @@ class Game(GameState):
         seed: int = 0,
         ruleset: Ruleset | None = None,
         decks: tuple[Sequence[str], Sequence[str]] | None = None,
+        events: bool = True,
     ) -> None:
-        super().__init__(players, roles=roles, seed=seed, ruleset=ruleset, decks=decks)
+        super().__init__(
+            players, roles=roles, seed=seed, ruleset=ruleset, decks=decks, events=events
+        )
         engine.start_year(self, 1)
         if not self.to_act:
             engine.advance(self)
@@ -124,19 +130,20 @@ class Game(GameState):
             return
         pending = self.pending
         pending[seat] = action
-        self.events.append(
-            ActionTaken(self.year, CORRUPT if kind is Corrupt else self.audiences[seat], action)
-        )
+        if self.keeps_events:
+            audience = CORRUPT if kind is Corrupt else self.audiences[seat]
+            self.events.append(ActionTaken(self.year, audience, action))
         if len(pending) == len(self.to_act):
             engine.advance(self)
 
     def _discuss(self, seat: int, action: Action) -> None:
         if isinstance(action, EndDiscussion):
-            self.events.append(ActionTaken(self.year, EVERYONE, action))
+            if self.keeps_events:
+                self.events.append(ActionTaken(self.year, EVERYONE, action))
             engine.advance(self)
         elif isinstance(action, Witness):
             witness(self, seat, action)
-        elif isinstance(action, Claim):
+        elif isinstance(action, Claim) and self.keeps_events:  # (talk: only an event)
             self.events.append(
                 ClaimMade(
                     self.year, EVERYONE, action.player, action.claim, action.target,

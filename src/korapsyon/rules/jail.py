@@ -16,19 +16,22 @@ def jail(state: GameState, seat: int, cause: str) -> None:
     """R-41: protection blocks; else a strike - suspension, or elimination on the second."""
     name = state.players[seat]
     if seat == state.protected:
-        state.events.append(JailingBlocked(state.year, EVERYONE, name))
+        if state.keeps_events:
+            state.events.append(JailingBlocked(state.year, EVERYONE, name))
         return
     state.strikes[seat] += 1
     state.year_jailed.append(name)
     strikes = state.strikes[seat]
     if strikes >= STRIKES_TO_ELIMINATE:
-        state.events.append(PlayerJailed(state.year, EVERYONE, name, strikes, None, cause))
+        if state.keeps_events:
+            state.events.append(PlayerJailed(state.year, EVERYONE, name, strikes, None, cause))
         eliminate(state, seat, cause)
         return
     back = state.year + state.ruleset.suspension_years + 1
     state.set_status(seat, SUSPENDED)
     state.returns_year[seat] = back
-    state.events.append(PlayerJailed(state.year, EVERYONE, name, strikes, back, cause))
+    if state.keeps_events:
+        state.events.append(PlayerJailed(state.year, EVERYONE, name, strikes, back, cause))
 
 
 def eliminate(state: GameState, seat: int, cause: str) -> None:
@@ -42,7 +45,8 @@ def eliminate(state: GameState, seat: int, cause: str) -> None:
     name = state.players[seat]
     state.year_eliminated.append(name)
     shown = role if (cause != "tokhang" or state.ruleset.reveal_tokhang_role) else None
-    state.events.append(PlayerEliminated(state.year, EVERYONE, name, shown, cause))
+    if state.keeps_events:
+        state.events.append(PlayerEliminated(state.year, EVERYONE, name, shown, cause))
     if role is CORRUPT_POLITICIAN and all(status[s] is ELIMINATED for s in state.corrupt_seats):
         finish(state, Termination.CORRUPT_PURGE)
     elif role is GOOD_POLITICIAN and all(
@@ -61,15 +65,16 @@ def finish(state: GameState, termination: Termination, *, record_year: bool = Tr
     state.pending = {}
     if record_year:
         state.years.append(state.year_record())
-    state.events.append(
-        GameOver(
-            state.year,
-            EVERYONE,
-            outcome.winner,
-            outcome.reason,
-            outcome.rule,
-            state.roles,
-            state.corruption_fund,
-            state.kaban,
+    if state.keeps_events:
+        state.events.append(
+            GameOver(
+                state.year,
+                EVERYONE,
+                outcome.winner,
+                outcome.reason,
+                outcome.rule,
+                state.roles,
+                state.corruption_fund,
+                state.kaban,
+            )
         )
-    )

@@ -57,7 +57,8 @@ def _protect(state: GameState) -> None:
         return
     state.protected = None if choice.target is None else state.seat_index[choice.target]
     state.last_protected = (state.year, state.protected)
-    state.events.append(ProtectionSet(state.year, MODERATOR, choice.target))
+    if state.keeps_events:
+        state.events.append(ProtectionSet(state.year, MODERATOR, choice.target))
 
 
 def _investigate(state: GameState) -> None:
@@ -69,7 +70,10 @@ def _investigate(state: GameState) -> None:
     found = state.seat_index[look.target]
     team = state.roles[found].team
     state.investigation = (found, team)
-    state.events.append(InvestigationResult(state.year, state.audiences[omb], look.target, team))
+    if state.keeps_events:
+        state.events.append(
+            InvestigationResult(state.year, state.audiences[omb], look.target, team)
+        )
 
 
 def _corrupt(state: GameState) -> None:
@@ -95,7 +99,8 @@ def _nakaw(state: GameState, plans: list[Corrupt]) -> int:
     state.corruption_fund += steal
     state.kaban -= steal
     state.treasury_decrease += steal
-    state.events.append(Stolen(state.year, CORRUPT, steal))
+    if state.keeps_events:
+        state.events.append(Stolen(state.year, CORRUPT, steal))
     return steal
 
 
@@ -104,16 +109,18 @@ def _suhol(state: GameState, steal: int, fund_before_steal: int) -> None:
     year, emit = state.year, state.events.append
     before = state.ruleset.suhol_fund_check == "before_steal"
     if (fund_before_steal if before else state.corruption_fund) < SUHOL_COST:
-        emit(NotPaid(year, CORRUPT, "suhol", SUHOL_COST))
+        if state.keeps_events:
+            emit(NotPaid(year, CORRUPT, "suhol", SUHOL_COST))
         return
     state.corruption_fund -= SUHOL_COST
     refund = min(SUHOL_COST, steal)
     state.kaban += refund
     state.treasury_decrease -= refund
     state.coa_muted = True
-    emit(SuholPaid(year, CORRUPT, SUHOL_COST, refund))
+    if state.keeps_events:
+        emit(SuholPaid(year, CORRUPT, SUHOL_COST, refund))
     coa = state.coa
-    if coa is not None and state.status[coa] is ACTIVE:
+    if coa is not None and state.status[coa] is ACTIVE and state.keeps_events:
         emit(CoaMuted(year, state.audiences[coa]))
 
 
@@ -121,13 +128,16 @@ def _tokhang(state: GameState, name: str) -> None:
     """Step 5: the agreed target is eliminated, unless protected, if the Fund can pay."""
     year, emit, cost = state.year, state.events.append, state.tokhang_cost
     if state.corruption_fund < cost:
-        emit(NotPaid(year, CORRUPT, "tokhang", cost))
+        if state.keeps_events:
+            emit(NotPaid(year, CORRUPT, "tokhang", cost))
         return
     state.corruption_fund -= cost
-    emit(TokhangPaid(year, CORRUPT, name, cost))
+    if state.keeps_events:
+        emit(TokhangPaid(year, CORRUPT, name, cost))
     seat = state.seat_index[name]
     if seat == state.protected:
-        emit(TokhangBlocked(year, EVERYONE, name))
+        if state.keeps_events:
+            emit(TokhangBlocked(year, EVERYONE, name))
     else:
         eliminate(state, seat, "tokhang")
 
@@ -145,16 +155,21 @@ def _auto_jail(state: GameState) -> None:
         seat = state.seat_index[order.target]
         reason = _auto_jail_refusal(state, gp, seat, already)
         if reason is not None:
-            emit(AutoJailCancelled(year, state.audiences[gp], order.target, reason))
+            if state.keeps_events:
+                emit(AutoJailCancelled(year, state.audiences[gp], order.target, reason))
             continue
         already.add(seat)
         state.public_spending -= state.auto_jail_cost
-        emit(
-            AutoJailUsed(year, EVERYONE, order.target, state.auto_jail_cost, state.public_spending)
-        )
+        if state.keeps_events:
+            emit(
+                AutoJailUsed(
+                    year, EVERYONE, order.target, state.auto_jail_cost, state.public_spending
+                )
+            )
         if state.ruleset.auto_jail_mode == "forced_vote":
             state.forced_target = seat
-            emit(ForcedVoteCalled(year, EVERYONE, order.target))
+            if state.keeps_events:
+                emit(ForcedVoteCalled(year, EVERYONE, order.target))
         else:
             jail(state, seat, "auto_jail")
             if state.outcome is not None:
@@ -180,7 +195,7 @@ def _auto_jail_refusal(
 def _audit(state: GameState) -> None:
     """Step 7, R-34: last Year's audit for an active COA."""
     coa = state.coa
-    if coa is not None and state.status[coa] is ACTIVE:
+    if coa is not None and state.status[coa] is ACTIVE and state.keeps_events:
         audit = state.audit
         state.events.append(
             AuditDelivered(
@@ -197,14 +212,17 @@ def public_phase(state: GameState) -> Next:
     vacant, else the President's project."""
     year, emit = state.year, state.events.append
     if state.last_decrease is None:
-        emit(TreasuryReport(year, EVERYONE, None, state.kaban_public))
+        if state.keeps_events:
+            emit(TreasuryReport(year, EVERYONE, None, state.kaban_public))
     else:
         state.kaban_public = state.kaban_last_year
-        emit(TreasuryReport(year, EVERYONE, state.last_decrease, state.kaban_public))
+        if state.keeps_events:
+            emit(TreasuryReport(year, EVERYONE, state.last_decrease, state.kaban_public))
     active = state.active_seats()
     state.kaban += len(active)
     state.kaban_public += len(active)
-    emit(Revenue(year, EVERYONE, len(active), state.kaban_public))
+    if state.keeps_events:
+        emit(Revenue(year, EVERYONE, len(active), state.kaban_public))
     if state.president is None:
         return Next(STAND, active)
     return begin_project(state)

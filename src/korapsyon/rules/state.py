@@ -141,7 +141,8 @@ class GameState:
         "coa", "coa_muted", "committee", "committee_size", "corrupt_seats", "corruption_fund",
         "corruption_fund_target", "decks_given", "events", "forced_target",
         "good_politician_seats", "initial_decks", "investigation", "kaban", "kaban_last_year",
-        "kaban_public", "large_deck", "last_decrease", "last_protected", "lawyer", "offered",
+        "kaban_public", "keeps_events", "large_deck", "last_decrease", "last_protected",
+        "lawyer", "offered",
         "ombudsperson", "outcome", "pending", "players", "president", "president_since",
         "project_succeeded", "protected", "public_spending", "public_spending_target",
         "returns_year", "rng", "roles", "roles_given", "ruleset", "seat_index", "seed",
@@ -158,6 +159,7 @@ class GameState:
         seed: int = 0,
         ruleset: Ruleset | None = None,
         decks: tuple[Sequence[str], Sequence[str]] | None = None,
+        events: bool = True,
     ) -> None:
         self.ruleset = rules = ruleset or Ruleset()
         self.seed = seed
@@ -207,7 +209,11 @@ class GameState:
         self.to_act: frozenset[int] = frozenset()
         self.pending: dict[int, Action] = {}
         self.outcome: Outcome | None = None
-        # History
+        # History. ``events=False`` keeps none: the state alone is the game, and a replay
+        # that prints only the state (GAME_RECORD.md's summary) skips building and freeing
+        # 1.3 events an action (each emitter asks :attr:`keeps_events`); such a game has
+        # no views (views.py refuses it)
+        self.keeps_events = events
         self.events: list[BaseEvent] = []
         self.actions: list[Action] = []
         self.years: list[YearRecord] = []
@@ -239,6 +245,8 @@ class GameState:
         self.coa = _single(seats_of[COA])
 
     def _announce_setup(self) -> None:
+        if not self.keeps_events:
+            return
         rules, emit = self.ruleset, self.events.append
         emit(
             GameStarted(

@@ -71,7 +71,8 @@ def resolve_stand(state: GameState) -> Next:
     candidates = stood or state.active_seats()
     state.candidates = tuple(candidates)
     names = state.names(candidates)
-    state.events.append(Candidates(state.year, EVERYONE, names, not stood))
+    if state.keeps_events:
+        state.events.append(Candidates(state.year, EVERYONE, names, not stood))
     return Next(ELECT, state.active_seats(), names)
 
 
@@ -87,8 +88,9 @@ def resolve_elect(state: GameState) -> Next:
             counts[index[vote.candidate]] += 1
     step = state.step
     assert step is not None
-    tally = state.tally(counts)
-    state.events.append(VoteTally(state.year, EVERYONE, step._value_, tally, abstained))
+    if state.keeps_events:
+        tally = state.tally(counts)
+        state.events.append(VoteTally(state.year, EVERYONE, step._value_, tally, abstained))
     if not counts:  # nobody active: no President this Year
         return begin_project(state)
     top = max(counts.values())
@@ -105,9 +107,10 @@ def _elect(state: GameState, seat: int, *, by_lots: bool) -> Next:
     state.president = seat
     state.president_since = state.year
     term_end = state.year + state.ruleset.president_term - 1
-    state.events.append(
-        PresidentElected(state.year, EVERYONE, state.players[seat], term_end, by_lots)
-    )
+    if state.keeps_events:
+        state.events.append(
+            PresidentElected(state.year, EVERYONE, state.players[seat], term_end, by_lots)
+        )
     return begin_project(state)
 
 
@@ -118,9 +121,10 @@ def begin_project(state: GameState) -> Next:
     if president is None:
         return open_discussion(state)
     state.offered = (state.small_deck[0], state.large_deck[0])
-    state.events.append(
-        ProjectOffered(state.year, EVERYONE, state.players[president], *state.offered)
-    )
+    if state.keeps_events:
+        state.events.append(
+            ProjectOffered(state.year, EVERYONE, state.players[president], *state.offered)
+        )
     return Next(PICK_PROJECT, (president,), state.offered)
 
 
@@ -134,7 +138,8 @@ def resolve_pick_project(state: GameState) -> Next:
     if active < size:
         size = active if active % 2 else active - 1
     state.committee_size = size
-    state.events.append(ProjectChosen(state.year, EVERYONE, card))
+    if state.keeps_events:
+        state.events.append(ProjectChosen(state.year, EVERYONE, card))
     president = state.president
     assert president is not None
     return Next(PICK_COMMITTEE, (president,))
@@ -145,7 +150,8 @@ def resolve_pick_committee(state: GameState) -> Next:
     assert state.card is not None
     index = state.seat_index
     state.committee = tuple([index[name] for name in choice.members])
-    state.events.append(CommitteeNamed(state.year, EVERYONE, state.card, choice.members))
+    if state.keeps_events:
+        state.events.append(CommitteeNamed(state.year, EVERYONE, state.card, choice.members))
     return Next(COMMITTEE_VOTE, state.committee)
 
 
@@ -166,21 +172,24 @@ def resolve_committee_vote(state: GameState) -> Next:
         state.treasury_decrease += card.cost
         kickback = not set(state.corrupt_seats).isdisjoint(state.committee)
         state.year_audit = (card.id, kickback)
-    emit(
-        ProjectVoted(
-            year, EVERYONE, card.id, support, size - support, succeeded, card.cost,
-            state.public_spending,
-        )
-    )  # fmt: skip
+    if state.keeps_events:
+        emit(
+            ProjectVoted(
+                year, EVERYONE, card.id, support, size - support, succeeded, card.cost,
+                state.public_spending,
+            )
+        )  # fmt: skip
     if kickback:
         state.corruption_fund += card.kickback
-        emit(Kickback(year, CORRUPT, card.id, card.kickback))
+        if state.keeps_events:
+            emit(Kickback(year, CORRUPT, card.id, card.kickback))
     return open_discussion(state)
 
 
 # --- the discussion (R-35) ---------------------------------------------------------
 def open_discussion(state: GameState) -> Next:
-    state.events.append(DiscussionOpened(state.year, EVERYONE))
+    if state.keeps_events:
+        state.events.append(DiscussionOpened(state.year, EVERYONE))
     return Next(DISCUSSION, (HOST_SEAT,))
 
 
@@ -191,7 +200,8 @@ def witness(state: GameState, seat: int, action: Witness) -> None:
     assert state.investigation is not None
     state.witness_used = True
     state.witness_target = state.investigation[0]
-    state.events.append(ActionTaken(state.year, state.audiences[seat], action))
+    if state.keeps_events:
+        state.events.append(ActionTaken(state.year, state.audiences[seat], action))
 
 
 def resolve_discussion(state: GameState) -> Next:
@@ -202,7 +212,8 @@ def resolve_discussion(state: GameState) -> Next:
     if found is None:
         return begin_jail_vote(state)
     name = state.players[found]
-    state.events.append(WitnessTestimony(state.year, EVERYONE, name))
+    if state.keeps_events:
+        state.events.append(WitnessTestimony(state.year, EVERYONE, name))
     return Next(WITNESS_VOTE, state.active_seats(), (name,))
 
 
@@ -243,10 +254,11 @@ def _resolve_yes_no(
     step = state.step
     assert step is not None
     tally = (("yes", yes), ("no", no))
-    state.events.append(VoteTally(state.year, EVERYONE, step._value_, tally, abstained))
+    if state.keeps_events:
+        state.events.append(VoteTally(state.year, EVERYONE, step._value_, tally, abstained))
     if yes > no:  # yes > half of the valid votes
         jail(state, seat, cause)
-    else:
+    elif state.keeps_events:
         state.events.append(NobodyJailed(state.year, EVERYONE, step.value))
 
 
@@ -277,7 +289,10 @@ def resolve_jail_vote(state: GameState) -> Next | None:
     step = state.step
     assert step is not None
     voted = {s: c for s, c in counts.items() if c}
-    state.events.append(VoteTally(state.year, EVERYONE, step.value, state.tally(voted), abstained))
+    if state.keeps_events:
+        state.events.append(
+            VoteTally(state.year, EVERYONE, step.value, state.tally(voted), abstained)
+        )
     valid = sum(voted.values())
     if valid:
         top = max(voted.values())
@@ -288,5 +303,6 @@ def resolve_jail_vote(state: GameState) -> Next | None:
         if len(leaders) > 1 and step is JAIL_VOTE:
             state.candidates = tuple(leaders)
             return Next(JAIL_RUNOFF, state.active_seats(), state.names(leaders))
-    state.events.append(NobodyJailed(state.year, EVERYONE, step.value))
+    if state.keeps_events:
+        state.events.append(NobodyJailed(state.year, EVERYONE, step.value))
     return None
