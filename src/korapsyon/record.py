@@ -6,7 +6,7 @@ that cannot be read stops the replay at its index like an illegal one. The summa
 follows GAME_RECORD.md key for key.
 """
 
-from __future__ import annotations
+# Annotations evaluated, not postponed: see the note in rules/actions.py.
 
 from collections.abc import Iterable
 from os import PathLike

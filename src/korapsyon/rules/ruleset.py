@@ -5,11 +5,11 @@ A :class:`Ruleset` holds only overrides chosen for a game; ``None`` targets mean
 R-05 table for this many players".
 """
 
-from __future__ import annotations
+# Annotations evaluated, not postponed: see the note in rules/actions.py.
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Self
 
 import msgspec
 
@@ -68,7 +68,7 @@ class Ruleset(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     tokhang_cost: Amount | None = None  # R-05 [house]: likewise
 
     @classmethod
-    def from_wire(cls, data: object) -> Ruleset:
+    def from_wire(cls, data: object) -> Self:
         """Build a ruleset from a record's ``ruleset`` object, refusing unknown keys."""
         try:
             return msgspec.convert(data, cls)
