@@ -35,6 +35,7 @@ from korapsyon.rules import events as ev
 from korapsyon.rules.actions import HOST, Action
 from korapsyon.rules.cards import LARGE_DECK, SMALL_DECK
 from korapsyon.rules.events import CORRUPT
+from korapsyon.rules.reveal import night_by_night
 from korapsyon.rules.state import GameState
 from korapsyon.rules.views import player_view
 from korapsyon.selfplay import play_random, table
@@ -255,7 +256,7 @@ def test_record_replay_reproduces_the_game(setup: Setup, at: list[int]) -> None:
 
 
 class Quiet(Checker):
-    """Follows the game with a twin that keeps no events (``events=False``, as
+    """Follows the game with a twin that keeps no events (``keep_events=False``, as
     ``korapsyon replay`` builds it): after every action, every attribute of the twin's
     state equals the game's (its random generator's too), and the twin holds no event."""
 
@@ -268,7 +269,7 @@ class Quiet(Checker):
             seed=game.seed,
             ruleset=game.ruleset,
             decks=game.initial_decks if game.decks_given else None,
-            events=False,
+            keep_events=False,
         )
         super().start(game)
 
@@ -289,15 +290,18 @@ class Quiet(Checker):
 @budget(30)
 @given(any_setup)
 def test_a_game_that_keeps_no_events_is_the_same_game(setup: Setup) -> None:
-    """GAME_RECORD.md: ``korapsyon replay`` builds its games without events (it prints
-    only the state). Such a game goes through the same states as the full game, action
-    for action, draws the same lots, holds no event, and has no views."""
+    """``korapsyon replay`` builds its games without events (it prints only the state:
+    GAME_RECORD.md's summary; docs/ARCHITECTURE.md). Such a game goes through the same
+    states as the full game, action for action, draws the same lots, holds no event, and
+    has no views and no reveal."""
     quiet = Quiet()
     game = setup.play(quiet)
     assert game.outcome is not None and quiet.twin.outcome == game.outcome
     assert summarize(quiet.twin) == summarize(game)
     with pytest.raises(ValueError, match="no views"):
         player_view(quiet.twin, game.players[0])
+    with pytest.raises(ValueError, match="no reveal"):
+        night_by_night(quiet.twin)
 
 
 # ---------------------------------------------------------------- 7. legality

@@ -102,9 +102,9 @@ def read_record(data: bytes | str) -> tuple[Record, BadAction | None]:
     return Record(**setup, actions=actions), bad
 
 
-def new_game(record: Record, *, events: bool = True) -> Game:
+def new_game(record: Record, *, keep_events: bool = True) -> Game:
     """The game at the start of a record (raises RecordError for a bad setup); with
-    ``events=False`` it keeps no events (:class:`~korapsyon.rules.game.Game`)."""
+    ``keep_events=False`` it keeps no events (:class:`~korapsyon.rules.game.Game`)."""
     decks = None if record.decks is None else (record.decks.small, record.decks.large)
     try:
         return Game(
@@ -113,20 +113,20 @@ def new_game(record: Record, *, events: bool = True) -> Game:
             seed=record.seed,
             ruleset=record.ruleset,
             decks=decks,
-            events=events,
+            keep_events=keep_events,
         )
     except KorapsyonError as exc:
         raise RecordError(f"bad setup: {exc}") from None
 
 
 def replay(
-    record: Record, unreadable: BadAction | None = None, *, events: bool = True
+    record: Record, unreadable: BadAction | None = None, *, keep_events: bool = True
 ) -> tuple[Game, BadAction | None]:
     """Apply every action of a record; stop at the first illegal one. ``unreadable`` is
     the action :func:`read_record` could not read: if the replay gets that far, it stops
-    there, naming the rule of the step that was waiting for it. ``events=False``: the
+    there, naming the rule of the step that was waiting for it. ``keep_events=False``: the
     game keeps no events (enough for its state and :func:`summarize`, not its views)."""
-    game = new_game(record, events=events)
+    game = new_game(record, keep_events=keep_events)
     push = game.push
     for index, action in enumerate(record.actions):
         try:
@@ -213,7 +213,7 @@ def replay_bytes(data: bytes) -> tuple[dict[str, Any] | None, BadAction | None]:
     Raises :class:`RecordError` when the record itself is malformed.
     """
     record, bad = read_record(data)
-    game, stop = replay(record, bad, events=False)  # (the summary is the state's)
+    game, stop = replay(record, bad, keep_events=False)  # (the summary is the state's)
     if stop is not None:
         return None, stop
     return summarize(game), None

@@ -106,6 +106,20 @@ def test_R35_a_coa_silenced_by_suhol_cannot_claim_though_the_screen_looks_alike(
     game.apply(Claim(player="Hugo", claim="suspect", target="Cris"))  # others still talk
 
 
+def test_R35_a_replay_without_events_takes_claims_as_the_game_did() -> None:
+    """``korapsyon replay`` keeps no events (``keep_events=False``): a claim is only an
+    event, so such a replay takes it, keeps nothing of it but the action, and goes on
+    exactly as the game did."""
+    game = _discussion()
+    game.apply(Claim(player="Fe", claim="investigation", target="Cris", aligned=Team.BAD))
+    game.apply(Claim(player="Ben", claim="role", role=Role.GOOD_POLITICIAN))
+    discuss(game)
+    quiet, stop = replay(read_record(write_record(record_of(game)))[0], keep_events=False)
+    assert stop is None and quiet.events == [] and quiet.actions == game.actions
+    assert summarize(quiet) == summarize(game)
+    assert (quiet.step, quiet.to_act, quiet.pending) == (game.step, game.to_act, game.pending)
+
+
 def test_claims_survive_a_record_round_trip() -> None:
     game = _discussion()
     game.apply(Claim(player="Fe", claim="investigation", target="Cris", aligned=Team.BAD))

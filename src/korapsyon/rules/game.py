@@ -18,7 +18,7 @@ Invariants:
    changes nothing, draws from its own generator seeded by the seed, Year and step.
 2. Every change of state is announced by at least one event in :attr:`Game.events`,
    each with its audience; nothing leaves the core except through events and views. (A
-   game built with ``events=False`` keeps none, and has no views: a replay that prints
+   game built with ``keep_events=False`` keeps none, and has no views: a replay that prints
    only the state, which is the same either way.)
 3. Only active players (neither suspended nor eliminated) ever act; strikes never pass 2.
 
@@ -81,7 +81,8 @@ class Game(GameState):
     """A game in progress. Build it from a setup; drive it with :meth:`apply` (or
     :meth:`push`); ask it :meth:`choices`, :meth:`legal_actions`, :meth:`is_legal` and
     :meth:`default_action`. Its data (:class:`GameState`) is read-only for callers.
-    ``events=False`` builds a game that keeps no events (:meth:`apply` returns none)."""
+    ``keep_events=False`` builds a game that keeps no events (:meth:`apply` returns an
+    empty list)."""
 
     __slots__ = ()
 
@@ -93,10 +94,10 @@ class Game(GameState):
         seed: int = 0,
         ruleset: Ruleset | None = None,
         decks: tuple[Sequence[str], Sequence[str]] | None = None,
-        events: bool = True,
+        keep_events: bool = True,
     ) -> None:
         super().__init__(
-            players, roles=roles, seed=seed, ruleset=ruleset, decks=decks, events=events
+            players, roles=roles, seed=seed, ruleset=ruleset, decks=decks, keep_events=keep_events
         )
         engine.start_year(self, 1)
         if not self.to_act:
@@ -143,7 +144,7 @@ class Game(GameState):
             engine.advance(self)
         elif isinstance(action, Witness):
             witness(self, seat, action)
-        elif isinstance(action, Claim) and self.keeps_events:  # (talk: only an event)
+        elif isinstance(action, Claim) and self.keeps_events:  # talk: only ever an event
             self.events.append(
                 ClaimMade(
                     self.year, EVERYONE, action.player, action.claim, action.target,

@@ -120,8 +120,8 @@ def _suhol(state: GameState, steal: int, fund_before_steal: int) -> None:
     if state.keeps_events:
         emit(SuholPaid(year, CORRUPT, SUHOL_COST, refund))
     coa = state.coa
-    if coa is not None and state.status[coa] is ACTIVE and state.keeps_events:
-        emit(CoaMuted(year, state.audiences[coa]))
+    if state.keeps_events and coa is not None and state.status[coa] is ACTIVE:
+        emit(CoaMuted(year, state.audiences[coa]))  # (the silencing is the flag above)
 
 
 def _tokhang(state: GameState, name: str) -> None:
@@ -195,7 +195,9 @@ def _auto_jail_refusal(
 def _audit(state: GameState) -> None:
     """Step 7, R-34: last Year's audit for an active COA."""
     coa = state.coa
-    if coa is not None and state.status[coa] is ACTIVE and state.keeps_events:
+    if not state.keeps_events:
+        return  # (the audit is only told: nothing changes)
+    if coa is not None and state.status[coa] is ACTIVE:
         audit = state.audit
         state.events.append(
             AuditDelivered(

@@ -39,6 +39,8 @@ def night_by_night(game: GameState) -> dict[str, Any]:
     Witness or a jail vote stays secret even now (R-34)."""
     if game.outcome is None:
         raise ValueError("the reveal is for a finished game")
+    if not game.keeps_events:  # (it reads the night choices off the events)
+        raise ValueError("a game that keeps no events (keep_events=False) has no reveal")
     years: dict[int, dict[str, Any]] = {}
     choices: dict[int, dict[int, Action]] = {}  # Year -> seat -> the night choice that counted
     told: dict[int, list[dict[str, Any]]] = {}  # Year -> its Auto Jails' outcomes, in order

@@ -159,8 +159,14 @@ class GameState:
         seed: int = 0,
         ruleset: Ruleset | None = None,
         decks: tuple[Sequence[str], Sequence[str]] | None = None,
-        events: bool = True,
+        keep_events: bool = True,
     ) -> None:
+        # ``keep_events=False``: the game keeps no events (:attr:`events` stays empty), for
+        # a replay that prints only the state (``korapsyon replay``): it skips building and
+        # freeing 1.3 events an action. Each emitter asks :attr:`keeps_events` first; such
+        # a game has no views (views.py refuses it). Fixed for the game's life: a log
+        # begun midway would be a partial one.
+        self.keeps_events = keep_events
         self.ruleset = rules = ruleset or Ruleset()
         self.seed = seed
         self.rng = random.Random(seed)
@@ -209,11 +215,7 @@ class GameState:
         self.to_act: frozenset[int] = frozenset()
         self.pending: dict[int, Action] = {}
         self.outcome: Outcome | None = None
-        # History. ``events=False`` keeps none: the state alone is the game, and a replay
-        # that prints only the state (GAME_RECORD.md's summary) skips building and freeing
-        # 1.3 events an action (each emitter asks :attr:`keeps_events`); such a game has
-        # no views (views.py refuses it)
-        self.keeps_events = events
+        # History
         self.events: list[BaseEvent] = []
         self.actions: list[Action] = []
         self.years: list[YearRecord] = []

@@ -94,7 +94,7 @@ class ViewTracker:
         words: bool = True,
     ) -> None:
         if not game.keeps_events:
-            raise ValueError("a game that keeps no events (events=False) has no views")
+            raise ValueError("a game that keeps no events (keep_events=False) has no views")
         self.game = game
         self.words = words  # the English words too (timeline text, script, role card)
         self.moderator = who == MODERATOR_VIEWER

@@ -253,12 +253,12 @@ def _resolve_yes_no(
     yes, no, abstained = _yes_no(state, jail_votes)
     step = state.step
     assert step is not None
-    tally = (("yes", yes), ("no", no))
     if state.keeps_events:
+        tally = (("yes", yes), ("no", no))
         state.events.append(VoteTally(state.year, EVERYONE, step._value_, tally, abstained))
     if yes > no:  # yes > half of the valid votes
         jail(state, seat, cause)
-    elif state.keeps_events:
+    elif state.keeps_events:  # (nobody jailed: only told)
         state.events.append(NobodyJailed(state.year, EVERYONE, step.value))
 
 
