@@ -106,10 +106,10 @@ def _nakaw(state: GameState, plans: list[Corrupt]) -> int:
 
 def _suhol(state: GameState, steal: int, fund_before_steal: int) -> None:
     """Step 4: the COA is silenced for the Year, if the Fund can pay."""
-    year, emit = state.year, state.events.append
+    year, keep, emit = state.year, state.keeps_events, state.events.append
     before = state.ruleset.suhol_fund_check == "before_steal"
     if (fund_before_steal if before else state.corruption_fund) < SUHOL_COST:
-        if state.keeps_events:
+        if keep:
             emit(NotPaid(year, CORRUPT, "suhol", SUHOL_COST))
         return
     state.corruption_fund -= SUHOL_COST
@@ -117,26 +117,26 @@ def _suhol(state: GameState, steal: int, fund_before_steal: int) -> None:
     state.kaban += refund
     state.treasury_decrease -= refund
     state.coa_muted = True
-    if state.keeps_events:
+    if keep:
         emit(SuholPaid(year, CORRUPT, SUHOL_COST, refund))
     coa = state.coa
-    if state.keeps_events and coa is not None and state.status[coa] is ACTIVE:
+    if keep and coa is not None and state.status[coa] is ACTIVE:
         emit(CoaMuted(year, state.audiences[coa]))  # (the silencing is the flag above)
 
 
 def _tokhang(state: GameState, name: str) -> None:
     """Step 5: the agreed target is eliminated, unless protected, if the Fund can pay."""
-    year, emit, cost = state.year, state.events.append, state.tokhang_cost
+    year, keep, emit, cost = state.year, state.keeps_events, state.events.append, state.tokhang_cost
     if state.corruption_fund < cost:
-        if state.keeps_events:
+        if keep:
             emit(NotPaid(year, CORRUPT, "tokhang", cost))
         return
     state.corruption_fund -= cost
-    if state.keeps_events:
+    if keep:
         emit(TokhangPaid(year, CORRUPT, name, cost))
     seat = state.seat_index[name]
     if seat == state.protected:
-        if state.keeps_events:
+        if keep:
             emit(TokhangBlocked(year, EVERYONE, name))
     else:
         eliminate(state, seat, "tokhang")
@@ -145,7 +145,7 @@ def _tokhang(state: GameState, name: str) -> None:
 def _auto_jail(state: GameState) -> None:
     """Step 6, R-24: each Good Politician's Auto Jail in seat order, paid from Approved
     Public Spending: a direct jailing, or (variant) the Year's forced vote."""
-    year, emit = state.year, state.events.append
+    year, keep, emit = state.year, state.keeps_events, state.events.append
     already: set[int] = set()
     pending = state.pending
     for gp in state.good_politician_seats:
@@ -155,12 +155,12 @@ def _auto_jail(state: GameState) -> None:
         seat = state.seat_index[order.target]
         reason = _auto_jail_refusal(state, gp, seat, already)
         if reason is not None:
-            if state.keeps_events:
+            if keep:
                 emit(AutoJailCancelled(year, state.audiences[gp], order.target, reason))
             continue
         already.add(seat)
         state.public_spending -= state.auto_jail_cost
-        if state.keeps_events:
+        if keep:
             emit(
                 AutoJailUsed(
                     year, EVERYONE, order.target, state.auto_jail_cost, state.public_spending
@@ -168,7 +168,7 @@ def _auto_jail(state: GameState) -> None:
             )
         if state.ruleset.auto_jail_mode == "forced_vote":
             state.forced_target = seat
-            if state.keeps_events:
+            if keep:
                 emit(ForcedVoteCalled(year, EVERYONE, order.target))
         else:
             jail(state, seat, "auto_jail")
@@ -212,18 +212,18 @@ def _audit(state: GameState) -> None:
 def public_phase(state: GameState) -> Next:
     """R-31 the treasury report, R-32 revenue, then R-33: an election if the office is
     vacant, else the President's project."""
-    year, emit = state.year, state.events.append
+    year, keep, emit = state.year, state.keeps_events, state.events.append
     if state.last_decrease is None:
-        if state.keeps_events:
+        if keep:
             emit(TreasuryReport(year, EVERYONE, None, state.kaban_public))
     else:
         state.kaban_public = state.kaban_last_year
-        if state.keeps_events:
+        if keep:
             emit(TreasuryReport(year, EVERYONE, state.last_decrease, state.kaban_public))
     active = state.active_seats()
     state.kaban += len(active)
     state.kaban_public += len(active)
-    if state.keeps_events:
+    if keep:
         emit(Revenue(year, EVERYONE, len(active), state.kaban_public))
     if state.president is None:
         return Next(STAND, active)

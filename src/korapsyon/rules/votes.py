@@ -158,7 +158,7 @@ def resolve_pick_committee(state: GameState) -> Next:
 def resolve_committee_vote(state: GameState) -> Next:
     """More Support than half the committee passes the project; a Corrupt member on a
     passed committee takes the kickback, and the COA will audit it next Year."""
-    year, emit = state.year, state.events.append
+    year, keep, emit = state.year, state.keeps_events, state.events.append
     assert state.card is not None
     card = CARDS[state.card]
     support = [vote.support for vote in ballots(state.pending, CommitteeVote).values()].count(True)
@@ -172,7 +172,7 @@ def resolve_committee_vote(state: GameState) -> Next:
         state.treasury_decrease += card.cost
         kickback = not set(state.corrupt_seats).isdisjoint(state.committee)
         state.year_audit = (card.id, kickback)
-    if state.keeps_events:
+    if keep:
         emit(
             ProjectVoted(
                 year, EVERYONE, card.id, support, size - support, succeeded, card.cost,
@@ -181,7 +181,7 @@ def resolve_committee_vote(state: GameState) -> Next:
         )  # fmt: skip
     if kickback:
         state.corruption_fund += card.kickback
-        if state.keeps_events:
+        if keep:
             emit(Kickback(year, CORRUPT, card.id, card.kickback))
     return open_discussion(state)
 
