@@ -82,10 +82,7 @@ class ViewTracker:
     (:func:`~korapsyon.rules.events.visible_to`; the moderator sees all) and remembers what
     they told: the timeline, revealed roles, this Year's results. :meth:`view` is the whole
     view; :meth:`state` the view without its timeline and :meth:`take_timeline` the entries
-    added since the last call, for a transport that sends only what changed. Given a
-    ``public`` tracker of the same game (a transport's), it keeps the public facts once:
-    its shared part and public timeline entries are that tracker's, and it notes only its
-    viewer's own results.
+    added since the last call, for a transport that sends only what changed.
     """
 
     def __init__(
@@ -102,19 +99,15 @@ class ViewTracker:
         self.words = words  # the English words too (timeline text, script, role card)
         self.moderator = who == MODERATOR_VIEWER
         self.name: str | None = None if who is None or self.moderator else who
-        # A public tracker of the same game whose shared part and timeline entries this
-        # one reuses (public facts read the same for everyone): a transport's saving.
+        # A public tracker of the same game whose timeline entries this one may reuse
+        # (public events read the same for everyone): a transport's saving, not a rule.
         shareable = (
             public is not None
-            and public.game is game
             and public.name is None
             and not public.moderator
             and public.words == words
         )
         self.public = public if shareable else None
-        # what this tracker notes itself: with a public tracker, only its viewer's own
-        # results (the public facts, the shared part's, are the public tracker's)
-        self.noted = _NOTED if self.public is None else _NOTED_PRIVATE
         self.public_entries: dict[int, dict[str, Any]] = {}  # event index -> entry
         self.seat = None if self.name is None else game.seat(self.name)
         self.corrupt = self.seat is not None and game.roles[self.seat] is CORRUPT_POLITICIAN
@@ -124,10 +117,9 @@ class ViewTracker:
         self.core: tuple[int, View] | None = None  # (read, shared_core()) last built
         self.timeline: list[dict[str, Any]] = []
         self.taken = 0  # timeline entries handed out by take_timeline
-        # what the events told (with a public tracker, only the viewer's own results)
         self.revealed: dict[str, str] = {}
         self.notes: dict[str, tuple[int, Any]] = {}  # this Year's results: (Year, value)
-        self.history: list[dict[str, int]] = []  # the start, each Year's end
+        self.history: list[dict[str, int]] = []  # public trackers: the start, each Year's end
         self.targets = {
             "public_spending": game.public_spending_target,
             "corruption_fund": game.corruption_fund_target,
@@ -190,7 +182,7 @@ class ViewTracker:
         return self.update()
 
     def _note(self, event: BaseEvent) -> None:
-        if type(event) not in self.noted:
+        if type(event) not in _NOTED:
             return  # (most events: votes, choices, steps)
         year = event.year
         if isinstance(event, GameStarted):
@@ -244,11 +236,8 @@ class ViewTracker:
         keeps until it reads an event its viewer may see: everything else in the shared
         part changes only with a public event
         (tests/test_views_incremental.py checks it after every action), while the count
-        changes with each vote. The dict is the tracker's: read it, do not change it.
-        A tracker given a public tracker takes it from there (public facts read alike)."""
+        changes with each vote. The dict is the tracker's: read it, do not change it."""
         self.update()
-        if self.public is not None:
-            return self.public.shared_core()
         core = self.core
         if core is None or core[0] != self.read:
             core = self.core = (self.read, _shared_core(self.game, self))
@@ -295,9 +284,6 @@ _NOTED = frozenset({
     InvestigationResult, AuditDelivered, CoaMuted,
 })  # fmt: skip
 """The events :meth:`ViewTracker._note` remembers something of."""
-
-_NOTED_PRIVATE = frozenset({InvestigationResult, AuditDelivered, CoaMuted})
-"""... those that tell one player something of their own (the rest are public)."""
 
 
 def _secrets(game: Game) -> dict[str, Any]:
