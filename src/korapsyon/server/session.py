@@ -19,7 +19,7 @@ Invariants:
    did not change), whatever their roles: first to the connections whose actions the push
    shows (their upload was seen), then in the room's connection order.
 
-Why one module of ~530 lines: committing, pushing and acknowledging are one ordering argument
+Why one module of ~490 lines: committing, pushing and acknowledging are one ordering argument
 (invariants 1-3), and a push (:class:`_Push`) reads the session's state as it is at that
 moment; what could stand alone already does (:mod:`.frames`, :mod:`.padding`,
 :mod:`.timer`, :mod:`.botseats`, :mod:`.chat`).
@@ -37,7 +37,6 @@ import msgspec
 
 from ..record import Record, record_of, replay
 from ..rules.actions import HOST, Action
-from ..rules.cards import CARDS
 from ..rules.events import StepStarted
 from ..rules.game import Game
 from ..rules.state import DISCUSSION, HIDDEN
@@ -89,7 +88,6 @@ class GameSession:
         # R-70 padding: the public timeline entries already counted, and the budget
         self.public_taken = len(self.public.timeline)
         self.padding = Padding(game)
-        self.strings = _strings(game)  # what a kept action holds (see _kept)
 
     @property
     def bots(self) -> dict[str, Bot]:
@@ -133,7 +131,6 @@ class GameSession:
         self.public = ViewTracker(game, None, words=False)
         self.public.update()
         self.public_taken = len(self.public.timeline)
-        self.strings = _strings(game)
         self._event_cursor = min(self._event_cursor, len(game.events))
         self.botseats.rewind(len(game.events))
         for conn in self.room.connections:
@@ -349,27 +346,8 @@ class GameSession:
             )
         if action.kind == "claim" and self.game.step is DISCUSSION:
             talk(conn)  # a claim is table talk, stored and shown on the board: as chat
-        seq = await self.act(self._kept(action))
+        seq = await self.act(action)
         self.acknowledge(conn, message_id, seq)
-
-    def _kept(self, action: Action) -> Action:
-        """``action`` as the game keeps it for its life: with the game's own strings (the
-        players' names, the host's, the cards' ids) in place of the copies a client's
-        message was decoded into: 1.6 memory blocks fewer an action, which a long-running
-        server holds by the million (docs/PERFORMANCE.md)."""
-        own = self.strings
-        changes: dict[str, Any] = {}
-        for field in action.__struct_fields__:
-            value = getattr(action, field)
-            if type(value) is str:
-                kept = own.get(value)
-                if kept is not None and kept is not value:
-                    changes[field] = kept
-            elif type(value) is tuple:  # (a committee's members)
-                kept_items = tuple([own.get(item, item) for item in value])
-                if any(a is not b for a, b in zip(kept_items, value, strict=True)):
-                    changes[field] = kept_items
-        return msgspec.structs.replace(action, **changes) if changes else action
 
     async def post(self, conn: Connection, channel: str, text: str) -> int:
         """Post ``text`` for ``conn`` on ``channel`` if its rules allow (:mod:`.chat`);
@@ -402,11 +380,6 @@ class GameSession:
 
     def record(self) -> Record:
         return record_of(self.game)
-
-
-def _strings(game: Game) -> dict[str, str]:
-    """The game's own strings, by value: its players' names, the host's, the cards' ids."""
-    return {s: s for s in (*game.players, HOST, *CARDS)}
 
 
 def _host_or_moderator(conn: Connection, what: str) -> None:
