@@ -194,9 +194,9 @@ def _auto_jail_refusal(
 
 def _audit(state: GameState) -> None:
     """Step 7, R-34: last Year's audit for an active COA."""
-    coa = state.coa
     if not state.keeps_events:
         return  # (the audit is only told: nothing changes)
+    coa = state.coa
     if coa is not None and state.status[coa] is ACTIVE:
         audit = state.audit
         state.events.append(

@@ -137,18 +137,16 @@ class GameState:
     # shared-key instance dicts, and the replay reads them on every action.
     __slots__ = (
         "__weakref__", "_roster", "actions", "audiences", "audit", "auto_jail_cost",
-        "candidates", "card",
-        "coa", "coa_muted", "committee", "committee_size", "corrupt_seats", "corruption_fund",
-        "corruption_fund_target", "decks_given", "events", "forced_target",
-        "good_politician_seats", "initial_decks", "investigation", "kaban", "kaban_last_year",
-        "kaban_public", "keeps_events", "large_deck", "last_decrease", "last_protected",
-        "lawyer", "offered",
-        "ombudsperson", "outcome", "pending", "players", "president", "president_since",
-        "project_succeeded", "protected", "public_spending", "public_spending_target",
-        "returns_year", "rng", "roles", "roles_given", "ruleset", "seat_index", "seed",
-        "small_deck", "status", "step", "step_checks", "strikes", "to_act", "tokhang_cost",
-        "treasury_decrease", "witness_target", "witness_used", "year", "year_audit",
-        "year_eliminated", "year_jailed", "years",
+        "candidates", "card", "coa", "coa_muted", "committee", "committee_size",
+        "corrupt_seats", "corruption_fund", "corruption_fund_target", "decks_given", "events",
+        "forced_target", "good_politician_seats", "initial_decks", "investigation", "kaban",
+        "kaban_last_year", "kaban_public", "keeps_events", "large_deck", "last_decrease",
+        "last_protected", "lawyer", "offered", "ombudsperson", "outcome", "pending", "players",
+        "president", "president_since", "project_succeeded", "protected", "public_spending",
+        "public_spending_target", "returns_year", "rng", "roles", "roles_given", "ruleset",
+        "seat_index", "seed", "small_deck", "status", "step", "step_checks", "strikes",
+        "to_act", "tokhang_cost", "treasury_decrease", "witness_target", "witness_used", "year",
+        "year_audit", "year_eliminated", "year_jailed", "years",
     )  # fmt: skip
 
     def __init__(
